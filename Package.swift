@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+// techo: a journaling page compositor. Data flows
+//   manifest / CLI → TechoModel → storage;  TechoModel → TechoRender → TechoRaster → TechoCodecs → file.
+import PackageDescription
+
+let package = Package(
+    name: "techo",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "techo", targets: ["techo"]),
+    ],
+    targets: [
+        // System libraries, found with pkg-config (scripts/setup-deps.sh installs them).
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
+
+        // The only C we write: whole libpng / libjpeg sessions, so setjmp/longjmp never crosses Swift.
+        .target(name: "CTechoShims", dependencies: ["CLibPNG", "CLibJPEG"]),
+
+        .target(name: "TechoGeometry"),
+        .target(name: "TechoRaster", dependencies: ["TechoGeometry"]),
+        .target(name: "TechoCodecs", dependencies: ["TechoRaster", "CTechoShims"]),
+        .target(name: "TechoText", dependencies: ["TechoGeometry", "TechoRaster", "CFreeType", "CHarfBuzz", "CFontconfig"]),
+        .target(name: "TechoModel", dependencies: ["TechoGeometry"]),
+        .target(name: "TechoRender", dependencies: ["TechoModel", "TechoGeometry", "TechoRaster", "TechoCodecs", "TechoText"]),
+        .target(name: "TechoCommands", dependencies: ["TechoModel", "TechoRender", "TechoCodecs", "TechoText"]),
+        .executableTarget(name: "techo", dependencies: ["TechoCommands"]),
+        .executableTarget(name: "techo-bench", dependencies: ["TechoRender", "TechoCodecs", "TechoRaster", "TechoText", "TechoModel"], path: "Sources/techo-bench"),
+
+        .target(name: "TechoTestSupport", dependencies: ["TechoRaster", "TechoCodecs"], path: "Tests/TechoTestSupport"),
+        .testTarget(name: "TechoGeometryTests", dependencies: ["TechoGeometry"]),
+        .testTarget(name: "TechoRasterTests", dependencies: ["TechoRaster", "TechoGeometry", "TechoTestSupport"],
+                    resources: [.copy("References")]),
+        .testTarget(name: "TechoCodecsTests", dependencies: ["TechoCodecs", "TechoTestSupport"]),
+        .testTarget(name: "TechoTextTests", dependencies: ["TechoText", "TechoTestSupport"]),
+        .testTarget(name: "TechoModelTests", dependencies: ["TechoModel"]),
+        .testTarget(name: "TechoRenderTests", dependencies: ["TechoRender", "TechoTestSupport"]),
+        .testTarget(name: "TechoCommandsTests", dependencies: ["TechoCommands", "TechoTestSupport"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

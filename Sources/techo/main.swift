@@ -1,0 +1,3 @@
+import TechoCommands
+import Foundation
+exit(Techo.main(CommandLine.arguments))

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the Debian packages techo needs, only when something is missing.
+# Called by `make build`, `make test`, `make demo` and `make bench`; safe to run again.
+set -euo pipefail
+
+# Debian package -> a file it provides (checked instead of asking dpkg, which is slower).
+need=(
+    "pkg-config:/usr/bin/pkg-config"
+    "libpng-dev:/usr/include/png.h"
+    "libjpeg-dev:/usr/include/jpeglib.h"
+    "libfreetype-dev:/usr/include/freetype2/ft2build.h"
+    "libharfbuzz-dev:/usr/include/harfbuzz/hb-ft.h"
+    "libfontconfig-dev:/usr/include/fontconfig/fontconfig.h"
+    "fontconfig:/usr/bin/fc-list"
+    "fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    "fonts-noto-cjk:/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
+    "fonts-noto-color-emoji:/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
+    "fonts-noto-core:/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"
+    "libc6-dev:/usr/include/stdio.h"
+)
+for extra in "$@"; do need+=("$extra"); done
+
+missing=()
+for entry in "${need[@]}"; do
+    pkg=${entry%%:*} file=${entry#*:}
+    [ -e "$file" ] || missing+=("$pkg")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "techo setup: installing ${missing[*]}" >&2
+sudo=()
+if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null || { echo "techo setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+    sudo=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq >&2
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+command -v fc-cache >/dev/null && fc-cache -s >/dev/null 2>&1 || true
