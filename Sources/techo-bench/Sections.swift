@@ -1,0 +1,3 @@
+// The benchmark sections, in the order they print. Each area adds its function here.
+let benchSections: [(String, () -> Void)] = [
+]
