@@ -32,6 +32,16 @@ struct ShimStatus {
         throw ImageError(file: file, format: format, reason: reason)
     }
 
+    /// Like `check`, for encoders: every failure is `.encodeFailed`.
+    static func checkEncode(file: String, format: ImageFormat,
+                            _ body: (UnsafeMutablePointer<CChar>, Int) -> Int32) throws {
+        var msg = [CChar](repeating: 0, count: messageCapacity)
+        let code = msg.withUnsafeMutableBufferPointer { body($0.baseAddress!, messageCapacity) }
+        if code == Int32(TECHO_OK) { return }
+        let text = msg.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        throw ImageError(file: file, format: format, reason: .encodeFailed(text.isEmpty ? "code \(code)" : text))
+    }
+
     /// The notes a decode collected, one per line.
     static func notes(_ buffer: [CChar]) -> [String] {
         let text = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
