@@ -35,7 +35,8 @@ enum JPEGDecoding {
                                      minimumSize: minimumSize)
         if denom != 1 { (info, raw) = try self.info(bytes, file: file, limits: limits, scaleDenominator: denom) }
         let w = Int(raw.output_width), h = Int(raw.output_height)
-        var out = [UInt8](repeating: 0, count: w * h * 4)
+        // Every byte is written by the shim before we return; on failure the buffer is dropped.
+        var out = [UInt8](unsafeUninitializedCapacity: w * h * 4) { _, n in n = w * h * 4 }
         var notes = [CChar](repeating: 0, count: ShimStatus.notesCapacity)
         try ShimStatus.check(file: file, format: .jpeg, limits: limits, size: { (info.width, info.height) }) { msg, cap in
             bytes.withUnsafeBufferPointer { src in
