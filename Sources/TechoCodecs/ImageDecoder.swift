@@ -20,7 +20,7 @@ public enum ImageDecoder {
     /// - Throws: `ImageError` naming `path` when the file is unreadable, not PNG/JPEG, corrupt,
     ///   or over `limits`.
     public static func info(contentsOf path: String, limits: ImageLimits = .default) throws -> ImageInfo {
-        try info(of: try FileBytes.read(path, maxBytes: limits.maxFileBytes), name: path, limits: limits)
+        try info(of: try FileBytes.contents(of: path, maxBytes: limits.maxFileBytes), name: path, limits: limits)
     }
 
     /// Reads only the header of `bytes`; `name` is used in error messages.
@@ -41,7 +41,7 @@ public enum ImageDecoder {
     /// - Throws: `ImageError` naming `path`.
     public static func decode(contentsOf path: String, limits: ImageLimits = .default,
                               minimumSize: (width: Int, height: Int)? = nil) throws -> DecodedImage<Pixmap> {
-        let bytes = try FileBytes.read(path, maxBytes: limits.maxFileBytes)
+        let bytes = try FileBytes.contents(of: path, maxBytes: limits.maxFileBytes)
         return try decode(bytes, name: path, limits: limits, minimumSize: minimumSize)
     }
 
