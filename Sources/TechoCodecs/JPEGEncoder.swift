@@ -12,23 +12,27 @@ public enum JPEGEncoder {
     ///   - chromaSubsampling: 4:2:0 when true (smaller, the camera default), 4:4:4 when false
     ///     (sharper colour edges, better for text). Default true.
     ///   - progressive: write a progressive file. Default false.
-    ///   - dpi: written in the JFIF header; nil writes 1:1 aspect with no unit. Default nil.
+    ///   - dpi: written (rounded) in the JFIF header; nil writes 1:1 aspect with no unit. Default nil.
     ///   - background: straight RGB under translucent pixels. Default white.
     ///   - name: the file name used in error messages. Default "image".
     public static func encode(_ pixmap: Pixmap, quality: Int = 90, chromaSubsampling: Bool = true,
-                              progressive: Bool = false, dpi: Int? = nil,
+                              progressive: Bool = false, dpi: Double? = nil,
                               background: (r: UInt8, g: UInt8, b: UInt8) = (255, 255, 255),
                               name: String = "image") throws -> [UInt8] {
         precondition((1...100).contains(quality), "JPEG quality must be 1...100, got \(quality)")
         precondition(pixmap.width <= 65500 && pixmap.height <= 65500, "JPEG sides are at most 65500 px")
-        if let dpi { precondition(dpi > 0 && dpi <= 65535, "dpi must be 1...65535, got \(dpi)") }
+        var density: UInt32 = 0
+        if let dpi {
+            precondition(dpi.isFinite && dpi >= 1 && dpi <= 65535, "dpi must be 1...65535, got \(dpi)")
+            density = UInt32(dpi.rounded())
+        }
         let pixels = pixmap.isOpaque ? pixmap.data : flatten(pixmap.data, over: background)
         var buffer = techo_buffer()
         defer { techo_free(buffer.data) }
         try ShimStatus.checkEncode(file: name, format: .jpeg) { msg, cap in
             pixels.withUnsafeBufferPointer { px in
                 techo_jpeg_encode_rgba(px.baseAddress, UInt32(pixmap.width), UInt32(pixmap.height), Int32(quality),
-                                       chromaSubsampling ? 1 : 0, progressive ? 1 : 0, UInt32(dpi ?? 0),
+                                       chromaSubsampling ? 1 : 0, progressive ? 1 : 0, density,
                                        &buffer, msg, cap)
             }
         }
