@@ -192,3 +192,18 @@ extension Path {
         Stroker(style: style, tolerance: tolerance).stroke(self)
     }
 }
+
+extension Path {
+    /// The stroke of this path drawn under `transform`, in device space: the pen is applied in
+    /// the path's own space (so a non-uniform scale makes the pen elliptical, as in SVG and
+    /// cairo), flattened so the device-space error stays under `tolerance`, then transformed.
+    /// A mirroring transform would flip every piece's orientation, so the pieces are reversed
+    /// to keep them positive. A singular or non-finite transform gives an empty path.
+    public func stroked(_ style: StrokeStyle, transform: Transform, tolerance: Double = Path.defaultTolerance) -> Path {
+        guard transform.isInvertible else { return Path() }
+        let scale = transform.maxScale
+        let tol = tolerance > 0 && tolerance.isFinite ? tolerance : Path.defaultTolerance
+        let outline = stroked(style, tolerance: tol / scale).applying(transform)
+        return transform.determinant < 0 ? outline.reversed() : outline
+    }
+}

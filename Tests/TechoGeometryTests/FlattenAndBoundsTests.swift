@@ -85,3 +85,31 @@ import Testing
         #expect(far.signedArea == 12)
     }
 }
+
+@Suite struct ReversedAndTransformTests {
+    @Test func reversedFlipsAreaAndRoundTrips() {
+        var p = Path.rect(Rect(x: 0, y: 0, width: 10, height: 5))
+        p.move(to: Point(20, 20))
+        p.quad(to: Point(30, 20), control: Point(25, 10))
+        p.cubic(to: Point(40, 30), control1: Point(31, 25), control2: Point(35, 35))
+        let r = p.reversed()
+        #expect(r.reversed() == p)
+        #expect(contours(r)[0].signedArea == -50)
+        #expect(r.elements[5] == .move(Point(40, 30)))
+        #expect(r.elements[6] == .cubic(Point(35, 35), Point(31, 25), Point(30, 20)))
+        #expect(r.elements[7] == .quad(Point(25, 10), Point(20, 20)))
+        #expect(approx(r.bounds.maxY, p.bounds.maxY, 1e-12) && r.bounds.minX == p.bounds.minX)
+    }
+
+    @Test func strokeUnderMirrorStaysPositive() {
+        let p = Path.polyline([Point(0, 0), Point(40, 10), Point(10, 30)])
+        let mirror = Transform.scale(-3, 3).translatedBy(5, 5)
+        let s = p.stroked(StrokeStyle(width: 4, join: .miter), transform: mirror)
+        expectWellFormedStroke(s)
+        // Same shape as stroking the transformed path with the scaled width.
+        let direct = p.applying(mirror).stroked(StrokeStyle(width: 12, join: .miter))
+        let a = ScanMeasure(s, rows: 800).area, b = ScanMeasure(direct, rows: 800).area
+        #expect(Swift.abs(a - b) < 0.002 * b)
+        #expect(p.stroked(StrokeStyle(width: 4), transform: .scale(0, 1)).isEmpty)
+    }
+}
