@@ -2,8 +2,11 @@
 // loops or cusps within a segment; Yuksel, Schaefer & Keyser 2011), converted to cubic Béziers
 // with the Barry–Goldman tangents, and for pressure a variable-width outline: the union of the
 // convex hulls of consecutive sample discs (the swept area of a disc whose centre and radius
-// move linearly between samples), each hull its own positively oriented convex contour so the
+// move linearly between samples), emitted as a disc at every sample plus the tangent
+// trapezoid between consecutive discs, each its own positively oriented convex contour so the
 // nonzero fill never shows beads, gaps or darker overlaps, however fast the width changes.
+// Discs plus trapezoids rather than whole hulls: the pieces then overlap along the outline only
+// near tangent points, so antialiased edges are not counted several times over.
 
 /// One raw sample of a freehand stroke.
 public struct PencilPoint: Hashable, Sendable {
@@ -97,7 +100,8 @@ public struct Pencil: Hashable, Sendable {
     /// The spline is sampled so the polyline stays within `tolerance` of it (flatten in device
     /// space); width varies linearly between samples. When every sample has the same width
     /// this is the round-capped, round-joined stroke of the smooth path (the cheaper
-    /// construction); otherwise the union of the convex hulls of consecutive sample discs.
+    /// construction); otherwise the union of the convex hulls of consecutive sample discs
+    /// (a disc per sample and the tangent trapezoid between neighbours).
     /// Non-finite points are skipped; a width that is not positive and finite gives an empty
     /// path.
     ///
@@ -125,6 +129,8 @@ public struct Pencil: Hashable, Sendable {
         }
         // Widths differ, so there are at least two points.
         var pieces = ConvexPieces(tolerance: tol)
+        pieces.setRadius(r0)
+        pieces.emitDisc(first)
         var prevC = first, prevR = r0
         for i in 0..<(pts.count - 1) {
             let (c1, c2) = Pencil.controls(pts, i)
@@ -134,7 +140,9 @@ public struct Pencil: Hashable, Sendable {
                 let t = Double(k) / Double(n), u = 1 - t
                 let c = k == n ? p3 : p0 * (u * u * u) + c1 * (3 * u * u * t) + c2 * (3 * u * t * t) + p3 * (t * t * t)
                 let r = radii[i] * u + radii[i + 1] * t
-                Pencil.hull(prevC, prevR, c, r, pieces: &pieces)
+                Pencil.trapezoid(prevC, prevR, c, r, pieces: &pieces)
+                pieces.setRadius(r)
+                pieces.emitDisc(c)
                 prevC = c
                 prevR = r
             }
@@ -142,29 +150,23 @@ public struct Pencil: Hashable, Sendable {
         return pieces.path
     }
 
-    /// Emits the convex hull of the discs (c1, r1) and (c2, r2): the back arc of the first,
-    /// the outer tangents and the front arc of the second; or the larger disc when one holds
-    /// the other.
-    static func hull(_ c1: Point, _ r1: Double, _ c2: Point, _ r2: Double, pieces: inout ConvexPieces) {
+    /// Emits the part of the convex hull of discs (c1, r1) and (c2, r2) between their outer
+    /// tangent points (the hull is this trapezoid plus the two discs); nothing when one disc
+    /// holds the other.
+    static func trapezoid(_ c1: Point, _ r1: Double, _ c2: Point, _ r2: Double, pieces: inout ConvexPieces) {
         let v = c2 - c1
         let d = v.length
-        guard d.isFinite else { return }
-        if d <= Swift.abs(r1 - r2) {
-            pieces.setRadius(Swift.max(r1, r2))
-            pieces.emitDisc(r1 >= r2 ? c1 : c2)
-            return
-        }
+        guard d.isFinite, d > Swift.abs(r1 - r2) else { return }
         // The outer tangent normals m make angle α with the axis u, cos α = (r1 − r2)/d.
         let u = v / d
         let cosA = (r1 - r2) / d
-        let alpha = acosApprox(cosA)
-        let sinA = (1 - cosA * cosA).squareRoot()
+        let sinA = Swift.max(0, 1 - cosA * cosA).squareRoot()
         let mMinus = Point(u.x * cosA + u.y * sinA, -u.x * sinA + u.y * cosA)   // u turned by −α
         let mPlus = Point(u.x * cosA - u.y * sinA, u.x * sinA + u.y * cosA)     // u turned by +α
-        pieces.setRadius(r2)
-        pieces.appendArc(center: c2, start: mMinus * r2, angle: 2 * alpha)
-        pieces.setRadius(r1)
-        pieces.appendArc(center: c1, start: mPlus * r1, angle: 2 * Double.pi - 2 * alpha)
+        pieces.scratch.append(c1 + mMinus * r1)
+        pieces.scratch.append(c2 + mMinus * r2)
+        pieces.scratch.append(c2 + mPlus * r2)
+        pieces.scratch.append(c1 + mPlus * r1)
         pieces.emit()
     }
 }

@@ -62,7 +62,6 @@ import Testing
 
     @Test func oddPatternIsRepeated() {
         let line = Path.polyline([Point(0, 0), Point(30, 0)])
-        let d = contours(line.dashed(pattern: [5]))
         #expect(starts(line.dashed(pattern: [5])) == [0, 10, 20])
         // on 4, off 2, on 1, off 4, on 2, off 1, …
         #expect(starts(line.dashed(pattern: [4, 2, 1])) == [0, 6, 11, 14, 20, 25, 28])
