@@ -126,7 +126,7 @@ public struct Stroker: Sendable {
             pieces.emit()
         case .round:
             // Half disc from −n through `outward` to +n.
-            pieces.appendArc(center: p, start: -n, angle: Double.pi, minSegments: 4)
+            pieces.appendArc(center: p, start: -n, angle: Double.pi, minSegments: 4, end: p + n)
             pieces.emit()
         }
     }
@@ -164,7 +164,7 @@ public struct Stroker: Sendable {
             // Rotating d1 onto d2 also rotates n1 onto n2, sweeping the outer side.
             let turn = atan2Precise(cross, dot)
             pieces.scratch.append(v)
-            pieces.appendArc(center: v, start: n1, angle: turn)
+            pieces.appendArc(center: v, start: n1, angle: turn, end: v + n2)
             pieces.emit()
         }
     }
