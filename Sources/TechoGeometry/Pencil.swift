@@ -127,7 +127,9 @@ public struct Pencil: Hashable, Sendable {
             let path = pts.count == 1 ? Path.polyline([first]) : Pencil.smoothPath(through: pts)
             return path.stroked(StrokeStyle(width: 2 * r0, cap: .round, join: .round), tolerance: tol)
         }
-        // Widths differ, so there are at least two points.
+        // Widths differ, so there are at least two points. Each sample costs a disc, so the
+        // sample budget is an eighth of the flattening budget.
+        let sampleTolerance = Pencil.smoothPath(through: pts).budgetedTolerance(tol, maxPoints: Path.maxFlattenedPoints / 8)
         var pieces = ConvexPieces(tolerance: tol)
         pieces.setRadius(r0)
         pieces.emitDisc(first)
@@ -135,7 +137,7 @@ public struct Pencil: Hashable, Sendable {
         for i in 0..<(pts.count - 1) {
             let (c1, c2) = Pencil.controls(pts, i)
             let p0 = pts[i], p3 = pts[i + 1]
-            let n = Path.segmentCount(p0: p0, p1: c1, p2: c2, p3: p3, tolerance: tol)
+            let n = Path.segmentCount(p0: p0, p1: c1, p2: c2, p3: p3, tolerance: sampleTolerance)
             for k in 1...n {
                 let t = Double(k) / Double(n), u = 1 - t
                 let c = k == n ? p3 : p0 * (u * u * u) + c1 * (3 * u * u * t) + c2 * (3 * u * t * t) + p3 * (t * t * t)

@@ -113,3 +113,48 @@ import Testing
         #expect(p.stroked(StrokeStyle(width: 4), transform: .scale(0, 1)).isEmpty)
     }
 }
+
+@Suite struct FlatteningBudgetTests {
+    func wildCurves(_ count: Int) -> Path {
+        var rng = SeededRandom(seed: 11)
+        var p = Path()
+        p.move(to: .zero)
+        for _ in 0..<count {
+            p.cubic(to: Point(rng.double(-1e6...1e6), rng.double(-1e6...1e6)),
+                    control1: Point(rng.double(-1e6...1e6), rng.double(-1e6...1e6)),
+                    control2: Point(rng.double(-1e6...1e6), rng.double(-1e6...1e6)))
+        }
+        return p
+    }
+
+    func points(_ p: Path, tolerance: Double) -> Int {
+        var last = Point.zero, n = 1
+        for e in p.elements {
+            if case .cubic(let c1, let c2, let q) = e {
+                n += Path.segmentCount(p0: last, p1: c1, p2: c2, p3: q, tolerance: tolerance)
+                last = q
+            } else if case .move(let q) = e { last = q }
+        }
+        return n
+    }
+
+    @Test func hostileCurvesAreCoarsenedToTheBudget() {
+        let p = wildCurves(100)
+        #expect(points(p, tolerance: 0.1) > 100_000)
+        let tol = p.budgetedTolerance(0.1, maxPoints: 5000)
+        #expect(tol > 0.1)
+        let n = points(p, tolerance: tol)
+        #expect(n <= 5000 && n > 2500)
+        // Too small a budget still leaves one segment per curve.
+        #expect(points(p, tolerance: p.budgetedTolerance(0.1, maxPoints: 50)) == 101)
+        // A path within budget keeps its tolerance.
+        #expect(Path.circle(center: .zero, radius: 10).budgetedTolerance(0.1) == 0.1)
+    }
+
+    @Test func flattenedUsesTheBudget() {
+        // 2000 curves of up to 4096 segments each would be about 8M points.
+        let p = wildCurves(2000)
+        let n = p.flattened(tolerance: 0.1).reduce(0) { $0 + $1.points.count }
+        #expect(n <= Path.maxFlattenedPoints)
+    }
+}
