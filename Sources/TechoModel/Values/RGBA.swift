@@ -70,13 +70,13 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
         let args = inner.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         func number(_ a: String, percentScale: Double?) throws -> Double {
             var t = a
-            var scale = 1.0
+            var percent: Double?
             if t.hasSuffix("%") {
                 guard let p = percentScale else { throw bad("unexpected percentage \"\(a)\"") }
-                t.removeLast(); scale = p / 100
+                t.removeLast(); percent = p
             }
             guard let v = Double(t), v.isFinite else { throw bad("\"\(a)\" is not a number") }
-            return v * scale
+            return percent.map { v * $0 / 100 } ?? v
         }
         func alpha(_ a: String) throws -> UInt8 {
             let v = try number(a, percentScale: 1)
