@@ -82,7 +82,7 @@ extension Element {
         let before = ctx.problems.count
         let dpi = env.dpi
         let manifest = env.sources != nil
-        guard let kind = o.required("type")?.choice(Kind.self) else { return nil }
+        guard let kind = o.required("type")?.choice(Kind.self) else { o.acceptAll(); return nil }
         var id: String?
         if manifest, !o.has("id") {
             id = Identifier.next(prefix: kind.rawValue, existing: existing)

@@ -149,6 +149,9 @@ public final class ObjectReader {
         return JSONNode(value: v, path: node.path(key), context: node.context)
     }
 
+    /// Marks every key as known: for an object whose kind is already reported as wrong.
+    public func acceptAll() { used.formUnion(dict.keys) }
+
     /// Marks keys as known without reading them.
     public func accept(_ keys: String...) { used.formUnion(keys) }
 
