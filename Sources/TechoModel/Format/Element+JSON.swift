@@ -205,7 +205,7 @@ extension Element {
                 o.optional(key)?.report("ink has no transform; its strokes are in page coordinates")
             }
         } else {
-            placement = decodePlacement(o, env: env, natural: natural, washiCenter: washiCenter) ?? .identity
+            placement = decodePlacement(o, env: env, natural: kind == .washi ? nil : natural, sized: kind == .image || kind == .photo, washiCenter: washiCenter) ?? .identity
         }
         guard let id, let content, ctx.problems.count == before else { return nil }
         do { return try Element(id: id, content: content, placement: placement, opacity: opacity, hidden: hidden, clip: clip) } catch {
@@ -215,7 +215,8 @@ extension Element {
     }
 }
 
-private func decodePlacement(_ o: ObjectReader, env: ElementEnvironment, natural: (Double, Double)?, washiCenter: Point?) -> Placement? {
+private func decodePlacement(_ o: ObjectReader, env: ElementEnvironment, natural: (Double, Double)?, sized: Bool,
+                             washiCenter: Point?) -> Placement? {
     let dpi = env.dpi
     let ctx = o.node.context
     let before = ctx.problems.count
@@ -226,12 +227,10 @@ private func decodePlacement(_ o: ObjectReader, env: ElementEnvironment, natural
         at = o.required("at")?.lengthPoint(dpi: dpi)
     }
     var scale = o.optional("scale")?.number(in: Placement.scaleRange)
-    if env.sources != nil {
+    if env.sources != nil && sized {
         let wn = o.optional("width"), hn = o.optional("height")
         if wn != nil || hn != nil {
-            if natural == nil {
-                (wn ?? hn)?.report("\"width\"/\"height\" apply to images and photos; use \"scale\"")
-            } else if let (nw, nh) = natural {
+            if let (nw, nh) = natural {
                 if scale != nil { o.optional("scale")?.report("give one of \"scale\", \"width\" or \"height\"") }
                 if wn != nil && hn != nil { hn?.report("give \"width\" or \"height\", not both (the aspect is kept)") }
                 if let w = wn?.length(dpi: dpi, in: 0.01...1e6) { scale = w / nw } else if let h = hn?.length(dpi: dpi, in: 0.01...1e6) {
