@@ -1,0 +1,234 @@
+// Exact-area coverage by signed-area accumulation, after font-rs (Raph Levien) and libart: every
+// line segment adds, to each cell it crosses, the signed area it sweeps to the cell's right
+// edge; a running sum along each row then gives each pixel's covered area. No supersampling.
+//
+// Robustness: edges are clipped to the device box before they touch memory. Parts above or
+// below are dropped; parts left or right become vertical edges on the box's side, which keeps
+// the winding of every pixel inside. The buffer is sized to the shape's clipped bounding box,
+// so a path with 1e300 coordinates costs no more than one that covers the box, and non-finite
+// paths draw nothing.
+
+import Foundation
+import TechoGeometry
+
+/// An integer pixel rectangle `[x0, x1) × [y0, y1)`.
+public struct IntRect: Hashable, Sendable {
+    public var x0: Int, y0: Int, x1: Int, y1: Int
+    @inlinable public init(x0: Int, y0: Int, x1: Int, y1: Int) {
+        self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1
+    }
+    @inlinable public var width: Int { x1 - x0 }
+    @inlinable public var height: Int { y1 - y0 }
+    @inlinable public var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
+    @inlinable public func intersection(_ o: IntRect) -> IntRect {
+        IntRect(x0: max(x0, o.x0), y0: max(y0, o.y0), x1: min(x1, o.x1), y1: min(y1, o.y1))
+    }
+}
+
+/// Turns closed polylines into per-row 8-bit coverage.
+enum Rasterizer {
+    /// Calls `body(y, x, coverage)` for each row of the shape inside `clip`, where
+    /// `coverage[i]` is the covered fraction (0...255) of pixel `(x + i, y)`. Rows come top
+    /// down; spans are trimmed of zero coverage at both ends but may hold zeros inside.
+    /// Every contour is treated as closed.
+    ///
+    /// - Complexity: O(edges + covered rows × span width); memory O(clipped bbox area) floats.
+    static func rasterize(_ contours: [Contour], rule: FillRule, antiAlias: Bool = true, clip: IntRect,
+                          _ body: (_ y: Int, _ x: Int, _ coverage: UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        guard !clip.isEmpty else { return }
+        // Bounds, and reject anything non-finite.
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        var edges = 0
+        for c in contours where c.points.count >= 2 {
+            for p in c.points {
+                guard p.x.isFinite && p.y.isFinite else { return }
+                minX = min(minX, p.x); maxX = max(maxX, p.x)
+                minY = min(minY, p.y); maxY = max(maxY, p.y)
+            }
+            edges += c.points.count
+        }
+        guard edges > 0 else { return }
+        let bx0 = max(clip.x0, Int(max(floor(minX), Double(clip.x0))))
+        let by0 = max(clip.y0, Int(max(floor(minY), Double(clip.y0))))
+        let bx1 = min(clip.x1, Int(min(ceil(maxX), Double(clip.x1))))
+        let by1 = min(clip.y1, Int(min(ceil(maxY), Double(clip.y1))))
+        guard bx1 > bx0 && by1 > by0 else { return }
+        var acc = Accumulator(width: bx1 - bx0, height: by1 - by0)
+        defer { acc.free() }
+        let ox = Double(bx0), oy = Double(by0)
+        for c in contours where c.points.count >= 2 {
+            let pts = c.points
+            var prev = pts[pts.count - 1]
+            for p in pts {
+                acc.addClipped(prev.x - ox, prev.y - oy, p.x - ox, p.y - oy)
+                prev = p
+            }
+        }
+        acc.emit(rule: rule, antiAlias: antiAlias) { y, x, cov in body(y + by0, x + bx0, cov) }
+    }
+}
+
+/// The signed-area buffer: `width + 2` cells per row (edges on the right side land in the
+/// spare cells), plus the touched range of each row so untouched cells are never read.
+struct Accumulator {
+    let width: Int, height: Int, stride: Int
+    let cells: UnsafeMutablePointer<Float>
+    let rowMin: UnsafeMutablePointer<Int32>
+    let rowMax: UnsafeMutablePointer<Int32>
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        stride = width + 2
+        // calloc: large buffers come from zeroed pages that are only touched where the shape is.
+        guard let raw = calloc(stride * height, MemoryLayout<Float>.stride) else {
+            fatalError("out of memory for a \(width)x\(height) coverage buffer")
+        }
+        cells = raw.bindMemory(to: Float.self, capacity: stride * height)
+        rowMin = .allocate(capacity: height)
+        rowMin.initialize(repeating: Int32.max, count: height)
+        rowMax = .allocate(capacity: height)
+        rowMax.initialize(repeating: -1, count: height)
+    }
+
+    func free() {
+        Foundation.free(cells)
+        rowMin.deallocate()
+        rowMax.deallocate()
+    }
+
+    /// Adds an edge after clipping it to `[0, width] × [0, height]`.
+    func addClipped(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+        if y0 == y1 { return }
+        let h = Double(height), w = Double(width)
+        // Clip in y: keep the part inside [0, h].
+        var (ax, ay, bx, by) = (x0, y0, x1, y1)
+        let up = ay > by
+        if up { swap(&ax, &bx); swap(&ay, &by) }
+        if by <= 0 || ay >= h { return }
+        if ay < 0 { ax = lerpAt(ax, ay, bx, by, 0); ay = 0 }
+        if by > h { bx = lerpAt(ax, ay, bx, by, h); by = h }
+        if up { swap(&ax, &bx); swap(&ay, &by) }
+        if !(ay != by) { return }
+        // Clip in x: split where it crosses the box's sides; a piece outside the box becomes a
+        // vertical edge on that side (clamping its x), which keeps the winding inside.
+        if ax >= 0 && ax <= w && bx >= 0 && bx <= w { line(ax, ay, bx, by); return }
+        var tA = 2.0, tB = 2.0
+        if (ax < 0) != (bx < 0) { tA = crossing(ax, bx, 0) }
+        if (ax > w) != (bx > w) { tB = crossing(ax, bx, w) }
+        if tB < tA { swap(&tA, &tB) }
+        var px = min(max(ax, 0), w), py = ay
+        for t in [tA, tB] where t <= 1 {
+            let qy = ay * (1 - t) + by * t
+            let qx = min(max(ax * (1 - t) + bx * t, 0), w)
+            line(px, py, qx, qy)
+            px = qx; py = qy
+        }
+        line(px, py, min(max(bx, 0), w), by)
+    }
+
+    /// The parameter where the segment from `a` to `b` reaches `c`, overflow-safe for any finite
+    /// input.
+    @inline(__always) private func crossing(_ a: Double, _ b: Double, _ c: Double) -> Double {
+        min(max((c * 0.5 - a * 0.5) / (b * 0.5 - a * 0.5), 0), 1)
+    }
+
+    /// x where the segment reaches `y = c`, overflow-safe for any finite input.
+    @inline(__always) private func lerpAt(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ c: Double) -> Double {
+        let t = (c * 0.5 - y0 * 0.5) / (y1 * 0.5 - y0 * 0.5)
+        let tt = min(max(t, 0), 1)
+        return x0 * (1 - tt) + x1 * tt
+    }
+    /// Accumulates a line inside `[0, width] × [0, height]` (font-rs `draw_line`).
+    @inline(__always) func line(_ px0: Double, _ py0: Double, _ px1: Double, _ py1: Double) {
+        if py0 == py1 { return }
+        let dir: Float = py0 < py1 ? 1 : -1
+        let (x0, y0, x1, y1) = py0 < py1 ? (Float(px0), Float(py0), Float(px1), Float(py1))
+                                         : (Float(px1), Float(py1), Float(px0), Float(py0))
+        if y0 == y1 { return }
+        let dxdy = (x1 - x0) / (y1 - y0)
+        var x = x0
+        let yStart = max(0, Int(y0))
+        let yEnd = min(height, Int(y1.rounded(.up)))
+        if yStart >= yEnd { return }
+        let maxCell = stride - 1
+        for y in yStart..<yEnd {
+            let row = cells + y * stride
+            let fy = Float(y)
+            let dy = min(fy + 1, y1) - max(fy, y0)
+            let xnext = x + dxdy * dy
+            let d = dy * dir
+            let (xa, xb) = x < xnext ? (x, xnext) : (xnext, x)
+            let xaFloor = xa.rounded(.down)
+            let xa_i = min(max(Int(xaFloor), 0), maxCell - 1)
+            let xbCeil = xb.rounded(.up)
+            let xb_i = min(max(Int(xbCeil), 0), maxCell)
+            var lo = xa_i, hi = xa_i + 1
+            if xb_i <= xa_i + 1 {
+                let xmf = 0.5 * (x + xnext) - xaFloor
+                row[xa_i] += d - d * xmf
+                row[xa_i + 1] += d * xmf
+            } else {
+                let s = 1 / (xb - xa)
+                let xaf = xa - xaFloor
+                let a0 = 0.5 * s * (1 - xaf) * (1 - xaf)
+                let xbf = xb - xbCeil + 1
+                let am = 0.5 * s * xbf * xbf
+                row[xa_i] += d * a0
+                if xb_i == xa_i + 2 {
+                    row[xa_i + 1] += d * (1 - a0 - am)
+                } else {
+                    let a1 = s * (1.5 - xaf)
+                    row[xa_i + 1] += d * (a1 - a0)
+                    var xi = xa_i + 2
+                    while xi < xb_i - 1 { row[xi] += d * s; xi += 1 }
+                    let a2 = a1 + Float(xb_i - xa_i - 3) * s
+                    row[xb_i - 1] += d * (1 - a2 - am)
+                }
+                row[xb_i] += d * am
+                hi = xb_i
+            }
+            lo = xa_i
+            if Int32(lo) < rowMin[y] { rowMin[y] = Int32(lo) }
+            if Int32(hi) > rowMax[y] { rowMax[y] = Int32(hi) }
+            x = xnext
+        }
+    }
+
+    /// Runs the prefix sums and hands each row's coverage to `body(y, x, coverage)`.
+    func emit(rule: FillRule, antiAlias: Bool, _ body: (Int, Int, UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        let out = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: width + 1)
+        defer { out.deallocate() }
+        for y in 0..<height {
+            let lo = Int(rowMin[y])
+            guard lo != Int(Int32.max) else { continue }
+            let hi = min(width, Int(rowMax[y]) + 1)
+            if lo >= hi { continue }
+            let row = cells + y * stride
+            var sum: Float = 0
+            var first = -1, last = -1
+            for x in lo..<hi {
+                sum += row[x]
+                let c = coverageByte(sum, rule: rule, antiAlias: antiAlias)
+                out[x - lo] = c
+                if c != 0 { if first < 0 { first = x }; last = x }
+            }
+            if first < 0 { continue }
+            body(y, first, UnsafeMutableBufferPointer(rebasing: out[(first - lo)...(last - lo)]))
+        }
+    }
+}
+
+/// Accumulated signed area to an 8-bit coverage: nonzero takes `min(1, |a|)`; even-odd folds
+/// `|a|` into a triangle wave of period 2 (as FreeType's gray rasterizer does).
+@inline(__always) func coverageByte(_ a: Float, rule: FillRule, antiAlias: Bool) -> UInt8 {
+    var v = abs(a)
+    if rule == .evenOdd {
+        v = v.truncatingRemainder(dividingBy: 2)
+        if v > 1 { v = 2 - v }
+    } else if v > 1 {
+        v = 1
+    }
+    if !antiAlias { return v >= 0.5 ? 255 : 0 }
+    return UInt8(v * 255 + 0.5)
+}
