@@ -91,9 +91,6 @@ let rasterTolerance = 0.02
 
 /// The path in device space, flattened there so curves stay smooth at any scale. Empty when the
 /// transform or path is not finite.
-func deviceContours(_ path: Path, transform: Transform, tolerance: Double = rasterTolerance) -> [Contour] {
-    guard transform.isFinite else { return [] }
-    let device = transform.isIdentity ? path : path.applying(transform)
-    guard device.isFinite else { return [] }
-    return device.flattened(tolerance: tolerance)
+func deviceContours(_ path: Path, transform: Transform, tolerance: Double = rasterTolerance) -> Polylines {
+    Polylines(path, transform: transform, tolerance: tolerance)
 }

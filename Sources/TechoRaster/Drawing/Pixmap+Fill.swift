@@ -15,11 +15,15 @@ extension Pixmap {
     ///   - clip: only pixels inside the mask are drawn, scaled by its coverage. Default none.
     public mutating func fill(_ path: Path, paint: Paint, rule: FillRule = .nonZero,
                               transform: Transform = .identity, clip: Mask? = nil) {
-        fill(contours: deviceContours(path, transform: transform), paint: paint, rule: rule, clip: clip)
+        fill(deviceContours(path, transform: transform), paint: paint, rule: rule, clip: clip)
     }
 
     /// Fills polylines already in device space (each treated as closed).
     public mutating func fill(contours: [Contour], paint: Paint, rule: FillRule = .nonZero, clip: Mask? = nil) {
+        fill(Polylines(contours), paint: paint, rule: rule, clip: clip)
+    }
+
+    mutating func fill(_ contours: Polylines, paint: Paint, rule: FillRule, clip: Mask?) {
         var box = IntRect(x0: 0, y0: 0, x1: width, y1: height)
         if let clip { box = box.intersection(clip.bounds) }
         let src = paint.color.premultiplied8

@@ -35,33 +35,33 @@ enum Rasterizer {
     /// - Complexity: O(edges + covered rows × span width); memory O(clipped bbox area) floats.
     static func rasterize(_ contours: [Contour], rule: FillRule, antiAlias: Bool = true, clip: IntRect,
                           _ body: (_ y: Int, _ x: Int, _ coverage: UnsafeMutableBufferPointer<UInt8>) -> Void) {
-        guard !clip.isEmpty else { return }
-        // Bounds, and reject anything non-finite.
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        var edges = 0
-        for c in contours where c.points.count >= 2 {
-            for p in c.points {
-                guard p.x.isFinite && p.y.isFinite else { return }
-                minX = min(minX, p.x); maxX = max(maxX, p.x)
-                minY = min(minY, p.y); maxY = max(maxY, p.y)
-            }
-            edges += c.points.count
-        }
-        guard edges > 0 else { return }
-        let bx0 = max(clip.x0, Int(max(floor(minX), Double(clip.x0))))
-        let by0 = max(clip.y0, Int(max(floor(minY), Double(clip.y0))))
-        let bx1 = min(clip.x1, Int(min(ceil(maxX), Double(clip.x1))))
-        let by1 = min(clip.y1, Int(min(ceil(maxY), Double(clip.y1))))
+        rasterize(Polylines(contours), rule: rule, antiAlias: antiAlias, clip: clip, body)
+    }
+
+    /// As above, for polylines in flat storage.
+    static func rasterize(_ poly: Polylines, rule: FillRule, antiAlias: Bool = true, clip: IntRect,
+                          _ body: (_ y: Int, _ x: Int, _ coverage: UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        guard !clip.isEmpty && !poly.isEmpty else { return }
+        let bx0 = max(clip.x0, Int(max(floor(poly.minX), Double(clip.x0))))
+        let by0 = max(clip.y0, Int(max(floor(poly.minY), Double(clip.y0))))
+        let bx1 = min(clip.x1, Int(min(ceil(poly.maxX), Double(clip.x1))))
+        let by1 = min(clip.y1, Int(min(ceil(poly.maxY), Double(clip.y1))))
         guard bx1 > bx0 && by1 > by0 else { return }
         var acc = Accumulator(width: bx1 - bx0, height: by1 - by0)
         defer { acc.free() }
         let ox = Double(bx0), oy = Double(by0)
-        for c in contours where c.points.count >= 2 {
-            let pts = c.points
-            var prev = pts[pts.count - 1]
-            for p in pts {
-                acc.addClipped(prev.x - ox, prev.y - oy, p.x - ox, p.y - oy)
-                prev = p
+        poly.xs.withUnsafeBufferPointer { xs in
+            poly.ys.withUnsafeBufferPointer { ys in
+                var start = 0
+                for end in poly.ends {
+                    var px = xs[end - 1] - ox, py = ys[end - 1] - oy
+                    for i in start..<end {
+                        let qx = xs[i] - ox, qy = ys[i] - oy
+                        acc.addClipped(px, py, qx, qy)
+                        px = qx; py = qy
+                    }
+                    start = end
+                }
             }
         }
         acc.emit(rule: rule, antiAlias: antiAlias) { y, x, cov in body(y + by0, x + bx0, cov) }
