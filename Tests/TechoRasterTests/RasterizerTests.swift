@@ -118,6 +118,18 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 2)
     }
 
+    @Test func bandsJoinWithoutSeams() {
+        // On a 4000 px wide pixmap the accumulator works in bands of 65 rows; a disc crossing
+        // band boundaries must match the same disc drawn in one band.
+        let disc = Path.circle(center: Point(100.3, 100.6), radius: 90)
+        let wide = Pixmap(width: 4000, height: 200).coverageRows(disc)
+        let narrow = Pixmap(width: 200, height: 200).coverageRows(disc)
+        var worst = 0
+        for y in 0..<200 { for x in 0..<200 { worst = max(worst, abs(Int(wide[y * 4000 + x]) - Int(narrow[y * 200 + x]))) } }
+        #expect(worst <= 1)
+        #expect(wide[130 * 4000 + 100] == 255 && wide[65 * 4000 + 100] == 255)
+    }
+
     @Test func nonFiniteInputDrawsNothing() {
         var p = Path.rect(Rect(x: 10, y: 10, width: 20, height: 20))
         p.line(to: Point(.nan, 5))
