@@ -104,22 +104,9 @@ func rasterBench() {
 }
 
 func rasterProbe() {
-    var rng = BenchRNG(s: 2024)
-    var strokes: [(Path, Double)] = []
-    for _ in 0..<150 {
-        var pts: [Point] = []
-        var x = 100 + rng.next() * 1548, y = 100 + rng.next() * 2280
-        var angle = rng.next() * 2 * Double.pi
-        for _ in 0..<40 {
-            pts.append(Point(x, y)); angle += (rng.next() - 0.5) * 0.8
-            x += cos(angle) * 12; y += sin(angle) * 12
-        }
-        strokes.append((smoothPath(pts), 2 + rng.next() * 8))
-        _ = rng.next(); _ = rng.next(); _ = rng.next()
-    }
-    var outlines: [Path] = []
-    let a = medianMs(runs: 5) { outlines = strokes.map { $0.0.stroked(StrokeStyle(width: $0.1), tolerance: 0.02) } }
     var page = Pixmap(width: 1748, height: 2480)
-    let c = medianMs(runs: 5) { for x in outlines { page.fill(x, paint: Paint(color: Color(r: 1, g: 0, b: 0, a: 0.9))) } }
-    print("stroker \(a) ms, fill \(c) ms")
+    page.fill(r: 100, g: 100, b: 100, a: 255)
+    let shape = Path.circle(center: Point(874, 1240), radius: 860)
+    let c = medianMs(runs: 9) { page.fill(shape, paint: Paint(color: Color(r: 1, g: 0, b: 0, a: 0.5))) }
+    print("big translucent disc \(c) ms")
 }

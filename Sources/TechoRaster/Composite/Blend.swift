@@ -109,9 +109,45 @@ enum Blend {
         }
     }
 
+    /// `round(v / 255)` per lane, exactly, for lanes ≤ 255 · 255.
+    @inline(__always) static func div255x4(_ v: SIMD4<UInt32>) -> SIMD4<UInt32> {
+        let t = v &+ 128
+        return (t &+ (t &>> 8)) &>> 8
+    }
+
+    /// Source-over of one colour through coverage, four channels at once as SIMD lanes.
+    static func solidSpanSourceOver(_ src: RGBA8, coverage: UnsafePointer<UInt8>, count: Int,
+                                    _ d: UnsafeMutablePointer<UInt8>) {
+        let s = SIMD4<UInt32>(UInt32(src.r), UInt32(src.g), UInt32(src.b), UInt32(src.a))
+        let full = SIMD4<UInt8>(src.r, src.g, src.b, src.a)
+        let fullInverse = 255 - UInt32(src.a)
+        let raw = UnsafeMutableRawPointer(d)
+        var i = 0
+        while i < count {
+            let c = UInt32(coverage[i])
+            if c == 0 { i += 1; continue }
+            let o = 4 * i
+            if c == 255 && src.a == 255 {
+                raw.storeBytes(of: full, toByteOffset: o, as: SIMD4<UInt8>.self)
+                i += 1
+                continue
+            }
+            let sc = c == 255 ? s : div255x4(s &* c)
+            let ia = c == 255 ? fullInverse : 255 - sc[3]
+            let dv = SIMD4<UInt32>(truncatingIfNeeded: raw.load(fromByteOffset: o, as: SIMD4<UInt8>.self))
+            let r = sc &+ div255x4(dv &* ia)
+            raw.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: r), toByteOffset: o, as: SIMD4<UInt8>.self)
+            i += 1
+        }
+    }
+
     /// Blends one solid colour through a coverage span into `count` pixels at `d`.
     static func solidSpan(_ src: RGBA8, coverage: UnsafePointer<UInt8>, count: Int,
                           _ d: UnsafeMutablePointer<UInt8>, _ mode: BlendMode) {
+        if mode == .sourceOver && src.a != 255 {
+            solidSpanSourceOver(src, coverage: coverage, count: count, d)
+            return
+        }
         let sr = UInt32(src.r), sg = UInt32(src.g), sb = UInt32(src.b), sa = UInt32(src.a)
         // Opaque source-over (and source) at full coverage is a plain store: write runs of it
         // as 32-bit words.
@@ -134,9 +170,35 @@ enum Blend {
         }
     }
 
+    /// Source-over of per-pixel sources through coverage, as SIMD lanes.
+    static func spanSourceOver(_ src: UnsafePointer<UInt8>, coverage: UnsafePointer<UInt8>, count: Int,
+                               _ d: UnsafeMutablePointer<UInt8>) {
+        let raw = UnsafeMutableRawPointer(d), sraw = UnsafeRawPointer(src)
+        for i in 0..<count {
+            let c = UInt32(coverage[i])
+            if c == 0 { continue }
+            let o = 4 * i
+            let s8 = sraw.load(fromByteOffset: o, as: SIMD4<UInt8>.self)
+            if s8[3] == 0 { continue }
+            if s8[3] == 255 && c == 255 {
+                raw.storeBytes(of: s8, toByteOffset: o, as: SIMD4<UInt8>.self)
+                continue
+            }
+            var sc = SIMD4<UInt32>(truncatingIfNeeded: s8)
+            if c != 255 { sc = div255x4(sc &* c) }
+            let dv = SIMD4<UInt32>(truncatingIfNeeded: raw.load(fromByteOffset: o, as: SIMD4<UInt8>.self))
+            let r = sc &+ div255x4(dv &* (255 - sc[3]))
+            raw.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: r), toByteOffset: o, as: SIMD4<UInt8>.self)
+        }
+    }
+
     /// Blends a span of per-pixel premultiplied sources at per-pixel coverage into `d`.
     static func span(_ src: UnsafePointer<UInt8>, coverage: UnsafePointer<UInt8>, count: Int,
                      _ d: UnsafeMutablePointer<UInt8>, _ mode: BlendMode) {
+        if mode == .sourceOver {
+            spanSourceOver(src, coverage: coverage, count: count, d)
+            return
+        }
         for i in 0..<count {
             let c = UInt32(coverage[i])
             if c == 0 { continue }
