@@ -1,4 +1,6 @@
 // The benchmark sections, in the order they print. Each area adds its function here.
 let benchSections: [(String, () -> Void)] = [
     ("codecs", codecBench),
+    ("raster", rasterBench),
+    ("rasterprobe", rasterProbe),
 ]
