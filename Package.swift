@@ -34,7 +34,7 @@ let package = Package(
         .testTarget(name: "TechoGeometryTests", dependencies: ["TechoGeometry"]),
         .testTarget(name: "TechoRasterTests", dependencies: ["TechoRaster", "TechoGeometry", "TechoTestSupport"],
                     resources: [.copy("References")]),
-        .testTarget(name: "TechoCodecsTests", dependencies: ["TechoCodecs", "TechoTestSupport"]),
+        .testTarget(name: "TechoCodecsTests", dependencies: ["TechoCodecs", "TechoTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TechoTextTests", dependencies: ["TechoText", "TechoTestSupport"]),
         .testTarget(name: "TechoModelTests", dependencies: ["TechoModel"]),
         .testTarget(name: "TechoRenderTests", dependencies: ["TechoRender", "TechoTestSupport"]),

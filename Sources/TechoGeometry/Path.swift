@@ -33,6 +33,9 @@ public struct Path: Hashable, Sendable {
 
     public var isEmpty: Bool { elements.isEmpty }
 
+    /// Reserves room for `n` elements, for builders that know their size.
+    public mutating func reserveCapacity(_ n: Int) { elements.reserveCapacity(n) }
+
     public mutating func move(to p: Point) {
         elements.append(.move(p))
         currentPoint = p

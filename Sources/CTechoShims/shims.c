@@ -1,2 +1,0 @@
-#include "techo_shims.h"
-int techo_shims_version(void) { return 1; }

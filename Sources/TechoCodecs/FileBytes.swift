@@ -1,0 +1,37 @@
+// Reading a whole file into memory, refusing files over the size limit before reading them.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+enum FileBytes {
+    /// The bytes of the file at `path`; throws `ImageError` naming the path.
+    static func read(_ path: String, maxBytes: Int) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        if fd < 0 { throw ImageError(file: path, format: nil, reason: .unreadable(String(cString: strerror(errno)))) }
+        defer { close(fd) }
+        var st = stat()
+        if fstat(fd, &st) != 0 {
+            throw ImageError(file: path, format: nil, reason: .unreadable(String(cString: strerror(errno))))
+        }
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            throw ImageError(file: path, format: nil, reason: .unreadable("is a directory"))
+        }
+        let size = Int(st.st_size)
+        if size > maxBytes { throw ImageError(file: path, format: nil, reason: .fileTooLarge(bytes: size, limit: maxBytes)) }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let n = bytes.withUnsafeMutableBytes { p in Glibc.read(fd, p.baseAddress! + done, size - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ImageError(file: path, format: nil, reason: .unreadable(String(cString: strerror(errno))))
+            }
+            if n == 0 { break }  // the file shrank while we read it
+            done += n
+        }
+        if done < size { bytes.removeSubrange(done...) }
+        return bytes
+    }
+}

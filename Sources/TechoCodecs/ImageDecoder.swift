@@ -1,0 +1,79 @@
+// The entry point for reading images: sniff the bytes, check limits, decode, orient.
+import TechoRaster
+
+/// A decoded image with what the decoder learned on the way.
+public struct DecodedImage<Pixels: Sendable>: Sendable {
+    /// The pixels, already turned to the displayed orientation.
+    public var pixels: Pixels
+    /// The header of the file (stored size, format, orientation).
+    public var info: ImageInfo
+    /// The JPEG scale used: the image was decoded at 1/`scaleDenominator` of its size. Default 1.
+    public var scaleDenominator: Int
+    /// Warnings the codec library raised while decoding (e.g. "Corrupt JPEG data: ..."). The
+    /// decode still succeeded; callers may show them. Default empty.
+    public var notes: [String]
+}
+
+/// Decodes PNG and JPEG files into pixmaps. The format is told from the bytes, never the name.
+public enum ImageDecoder {
+    /// Reads only the header of the file at `path`.
+    /// - Throws: `ImageError` naming `path` when the file is unreadable, not PNG/JPEG, corrupt,
+    ///   or over `limits`.
+    public static func info(contentsOf path: String, limits: ImageLimits = .default) throws -> ImageInfo {
+        try info(of: try FileBytes.read(path, maxBytes: limits.maxFileBytes), name: path, limits: limits)
+    }
+
+    /// Reads only the header of `bytes`; `name` is used in error messages.
+    public static func info(of bytes: [UInt8], name: String, limits: ImageLimits = .default) throws -> ImageInfo {
+        switch try sniff(bytes, name: name) {
+        case .png: return try PNGDecoding.info(bytes, file: name, limits: limits)
+        case .jpeg: return try JPEGDecoding.info(bytes, file: name, limits: limits, scaleDenominator: 1).0
+        }
+    }
+
+    /// Decodes the file at `path` to a premultiplied pixmap in its displayed orientation.
+    ///
+    /// - Parameters:
+    ///   - limits: refused before allocating when the header claims more. Default `.default`.
+    ///   - minimumSize: the displayed size the caller needs, if less than the full image will do.
+    ///     A JPEG is then decoded at the smallest DCT scale (1/8, 1/4, 1/2 or 1) whose output is
+    ///     still at least this size on both axes. Default nil: full size.
+    /// - Throws: `ImageError` naming `path`.
+    public static func decode(contentsOf path: String, limits: ImageLimits = .default,
+                              minimumSize: (width: Int, height: Int)? = nil) throws -> DecodedImage<Pixmap> {
+        let bytes = try FileBytes.read(path, maxBytes: limits.maxFileBytes)
+        return try decode(bytes, name: path, limits: limits, minimumSize: minimumSize)
+    }
+
+    /// Decodes `bytes` to a premultiplied pixmap; `name` is used in error messages.
+    public static func decode(_ bytes: [UInt8], name: String, limits: ImageLimits = .default,
+                              minimumSize: (width: Int, height: Int)? = nil) throws -> DecodedImage<Pixmap> {
+        let d = try decodeStraight(bytes, name: name, limits: limits, minimumSize: minimumSize)
+        return DecodedImage(pixels: d.pixels.premultiplied(), info: d.info,
+                            scaleDenominator: d.scaleDenominator, notes: d.notes)
+    }
+
+    /// Decodes `bytes` to straight-alpha RGBA, as stored in the file (for tests and encoders).
+    /// - Parameter applyOrientation: turn the pixels to the displayed orientation. Default true.
+    public static func decodeStraight(_ bytes: [UInt8], name: String, limits: ImageLimits = .default,
+                                      minimumSize: (width: Int, height: Int)? = nil,
+                                      applyOrientation: Bool = true) throws -> DecodedImage<RGBAImage> {
+        switch try sniff(bytes, name: name) {
+        case .png:
+            let (image, info, notes) = try PNGDecoding.decode(bytes, file: name, limits: limits)
+            return DecodedImage(pixels: image, info: info, scaleDenominator: 1, notes: notes)
+        case .jpeg:
+            let (image, info, denom, notes) = try JPEGDecoding.decode(bytes, file: name, limits: limits,
+                                                                     minimumSize: minimumSize)
+            let oriented = applyOrientation ? image.applying(info.orientation) : image
+            return DecodedImage(pixels: oriented, info: info, scaleDenominator: denom, notes: notes)
+        }
+    }
+
+    /// The sniffed format, or an error naming the file and what it looks like.
+    static func sniff(_ bytes: [UInt8], name: String) throws -> ImageFormat {
+        if bytes.isEmpty { throw ImageError(file: name, format: nil, reason: .empty) }
+        if let f = ImageFormat.sniff(bytes) { return f }
+        throw ImageError(file: name, format: nil, reason: .unknownFormat(looksLike: ImageFormat.describeUnknown(bytes)))
+    }
+}

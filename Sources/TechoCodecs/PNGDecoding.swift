@@ -1,0 +1,29 @@
+// PNG decoding through libpng's full API, one C session per call (see CTechoShims).
+import CTechoShims
+
+enum PNGDecoding {
+    static func info(_ bytes: [UInt8], file: String, limits: ImageLimits) throws -> ImageInfo {
+        var raw = techo_png_info()
+        try ShimStatus.check(file: file, format: .png, limits: limits, size: { (Int(raw.width), Int(raw.height)) }) { msg, cap in
+            bytes.withUnsafeBufferPointer { techo_png_read_info($0.baseAddress, $0.count, ShimStatus.cLimits(limits), &raw, msg, cap) }
+        }
+        return ImageInfo(format: .png, width: Int(raw.width), height: Int(raw.height))
+    }
+
+    static func decode(_ bytes: [UInt8], file: String, limits: ImageLimits) throws -> (RGBAImage, ImageInfo, [String]) {
+        let info = try info(bytes, file: file, limits: limits)
+        var out = [UInt8](repeating: 0, count: info.width * info.height * 4)
+        var notes = [CChar](repeating: 0, count: ShimStatus.notesCapacity)
+        try ShimStatus.check(file: file, format: .png, limits: limits, size: { (info.width, info.height) }) { msg, cap in
+            bytes.withUnsafeBufferPointer { src in
+                out.withUnsafeMutableBufferPointer { dst in
+                    notes.withUnsafeMutableBufferPointer { n in
+                        techo_png_decode_rgba(src.baseAddress, src.count, ShimStatus.cLimits(limits),
+                                              dst.baseAddress, dst.count, n.baseAddress, n.count, msg, cap)
+                    }
+                }
+            }
+        }
+        return (RGBAImage(width: info.width, height: info.height, bytes: out), info, ShimStatus.notes(notes))
+    }
+}

@@ -1,0 +1,83 @@
+// Test oracles: a scanline measure of a path's nonzero-filled area and winding numbers, and a
+// seeded random generator. Slow and obvious on purpose.
+
+@testable import TechoGeometry
+
+/// What a nonzero fill of a path covers, measured along horizontal scanlines.
+struct ScanMeasure {
+    /// Area where the winding number is not zero (midpoint rule over rows, exact along x).
+    var area = 0.0
+    /// Smallest and largest winding number seen in any covered span; positively oriented
+    /// contours (clockwise on a y-down page) wind +1.
+    var minWinding = 0
+    var maxWinding = 0
+
+    /// Measures `path` with `rows` scanlines across its bounds.
+    init(_ path: Path, rows: Int = 2000, tolerance: Double = 0.001) {
+        let contours = path.flattened(tolerance: tolerance)
+        var edges: [(Point, Point)] = []
+        for c in contours where c.points.count >= 2 {
+            for i in 0..<c.points.count {
+                edges.append((c.points[i], c.points[(i + 1) % c.points.count]))
+            }
+        }
+        let b = path.controlBounds
+        guard !b.isNull, b.height > 0 else { return }
+        let h = b.height / Double(rows)
+        var xs: [(Double, Int)] = []
+        for row in 0..<rows {
+            let y = b.minY + (Double(row) + 0.5) * h
+            xs.removeAll(keepingCapacity: true)
+            for (p, q) in edges {
+                let (lo, hi, dir) = p.y < q.y ? (p, q, 1) : (q, p, -1)
+                guard lo.y <= y, y < hi.y else { continue }
+                let t = (y - lo.y) / (hi.y - lo.y)
+                xs.append((lo.x + (hi.x - lo.x) * t, dir))
+            }
+            xs.sort { $0.0 < $1.0 }
+            var w = 0
+            for i in 0..<xs.count {
+                w -= xs[i].1
+                if w != 0, i + 1 < xs.count {
+                    area += (xs[i + 1].0 - xs[i].0) * h
+                    minWinding = Swift.min(minWinding, w)
+                    maxWinding = Swift.max(maxWinding, w)
+                }
+            }
+        }
+    }
+
+    /// The winding number at `p` (ray cast to the right); positive contours wind +1.
+    static func winding(of path: Path, at p: Point) -> Int {
+        var w = 0
+        for c in path.flattened(tolerance: 0.001) where c.points.count >= 2 {
+            for i in 0..<c.points.count {
+                let a = c.points[i], b = c.points[(i + 1) % c.points.count]
+                let (lo, hi, dir) = a.y < b.y ? (a, b, 1) : (b, a, -1)
+                guard lo.y <= p.y, p.y < hi.y else { continue }
+                let x = lo.x + (hi.x - lo.x) * (p.y - lo.y) / (hi.y - lo.y)
+                if x > p.x { w += dir }
+            }
+        }
+        return w
+    }
+}
+
+/// SplitMix64: a tiny seeded generator so property tests are reproducible.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
+}
+
+/// The contours of a path with `close` (no flattening needed for line-only paths).
+func contours(_ p: Path) -> [Contour] { p.flattened(tolerance: 0.01) }
+
+func approx(_ a: Double, _ b: Double, _ eps: Double = 1e-9) -> Bool { Swift.abs(a - b) <= eps }
