@@ -13,6 +13,56 @@ public struct ColorGlyph: Sendable {
     public var left: Double, top: Double
     /// Pixels per em of the strike the bitmap comes from.
     public var ppem: Double
+    /// `image` halved again and again (box filter) down to 8 px: `reductions[k]` is
+    /// `image` at scale 2^-(k+1), for drawing small without aliasing. Default: built on load.
+    public var reductions: [Pixmap]
+
+    init(image: Pixmap, left: Double, top: Double, ppem: Double) {
+        self.image = image
+        self.left = left
+        self.top = top
+        self.ppem = ppem
+        var r: [Pixmap] = []
+        var cur = image
+        while cur.width >= 16 && cur.height >= 16 {
+            cur = ColorGlyph.halved(cur)
+            r.append(cur)
+        }
+        self.reductions = r
+    }
+
+    /// The bitmap to sample when the whole image is drawn at `scale` (device pixels per bitmap
+    /// pixel), and how much smaller it is than `image` (1, 2, 4, …): the smallest reduction
+    /// that still leaves a remaining scale of at least ½.
+    public func image(forScale scale: Double) -> (image: Pixmap, factor: Double) {
+        var level = 0
+        var s = scale
+        while s < 0.5 && level < reductions.count {
+            s *= 2
+            level += 1
+        }
+        return level == 0 ? (image, 1) : (reductions[level - 1], Double(1 << level))
+    }
+
+    /// 2×2 box average of premultiplied pixels (the last row/column repeats for odd sizes).
+    static func halved(_ p: Pixmap) -> Pixmap {
+        let w = (p.width + 1) / 2, h = (p.height + 1) / 2
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        p.data.withUnsafeBufferPointer { src in
+            for y in 0..<h {
+                let y0 = 2 * y, y1 = min(2 * y + 1, p.height - 1)
+                for x in 0..<w {
+                    let x0 = 2 * x, x1 = min(2 * x + 1, p.width - 1)
+                    for c in 0..<4 {
+                        let sum = Int(src[(y0 * p.width + x0) * 4 + c]) + Int(src[(y0 * p.width + x1) * 4 + c])
+                            + Int(src[(y1 * p.width + x0) * 4 + c]) + Int(src[(y1 * p.width + x1) * 4 + c])
+                        out[(y * w + x) * 4 + c] = UInt8((sum + 2) / 4)
+                    }
+                }
+            }
+        }
+        return Pixmap(width: w, height: h, premultiplied: out)
+    }
 }
 
 extension FontFace {

@@ -54,7 +54,7 @@ public enum TextLayout {
 
         struct Line { var clusters: [ShapedCluster]; var width: Double; var baseLevel: UInt8; var range: Range<Int> }
         var lines: [Line] = []
-        let shaper = ParagraphShaper(catalog: catalog, chain: chain, faces: [], sizePx: size,
+        let shaper = ParagraphShaper(catalog: catalog, chain: chain, sizePx: size,
                                      disableLigatures: style.letterSpacing != 0)
         var p = 0
         while p <= chars.count {

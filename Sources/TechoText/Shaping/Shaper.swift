@@ -37,7 +37,6 @@ struct ShapedCluster {
 struct ParagraphShaper {
     let catalog: FontCatalog
     let chain: FallbackChain
-    let faces: [FontFace?]   // chain candidates opened lazily by the caller
     let sizePx: Double
     let disableLigatures: Bool
 
