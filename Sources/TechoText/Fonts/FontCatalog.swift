@@ -144,7 +144,8 @@ public final class FontCatalog: @unchecked Sendable {
     /// Emoji-presentation clusters try the colour emoji face first. A cluster is covered when
     /// its face covers every scalar that is not default-ignorable (joiners, variation selectors).
     func candidateIndex(for scalars: [Unicode.Scalar], in chain: FallbackChain) -> Int? {
-        let needed = scalars.filter { !CharClass.isDefaultIgnorable($0) }
+        var unique = Set<UInt32>()
+        let needed = scalars.filter { !CharClass.isDefaultIgnorable($0) && unique.insert($0.value).inserted }
         guard let base = needed.first else { return 0 }
         return locked {
             if CharClass.prefersEmojiPresentation(scalars), let e = chain.emojiIndex,
@@ -208,7 +209,9 @@ public final class FontCatalog: @unchecked Sendable {
             for i in 0..<Int(set.pointee.nfont) {
                 guard let font = set.pointee.fonts[i], let prepared = FcFontRenderPrepare(config, pat, font) else { continue }
                 defer { FcPatternDestroy(prepared) }
-                guard let key = faceKey(prepared), !seen.contains(key) else { continue }
+                // Only outline faces and colour bitmap faces can be drawn at any size.
+                guard boolValue(prepared, FC_SCALABLE) || boolValue(prepared, FC_COLOR),
+                      let key = faceKey(prepared), !seen.contains(key) else { continue }
                 if candidates.isEmpty && !FontCatalog.isGeneric(request.family) {
                     let names = stringValues(prepared, FC_FAMILY).map { $0.lowercased() }
                     if !names.contains(request.family.lowercased()) { substituted = names.first.map { _ in stringValues(prepared, FC_FAMILY)[0] } }
@@ -249,6 +252,9 @@ public final class FontCatalog: @unchecked Sendable {
         return looksLikeFile ? (path, index) : nil
     }
 
+    /// The language every lookup is made for, so results do not depend on the locale.
+    static let language = "en"
+
     static func isGeneric(_ family: String) -> Bool {
         ["sans-serif", "sans", "serif", "monospace", "mono", "emoji", "system-ui", "cursive", "fantasy", ""]
             .contains(family.lowercased())
@@ -259,6 +265,9 @@ public final class FontCatalog: @unchecked Sendable {
         FcPatternAddString(pat, FC_FAMILY, family)
         FcPatternAddDouble(pat, FC_WEIGHT, FcWeightFromOpenTypeDouble(Double(min(max(weight, 1), 1000))))
         FcPatternAddInteger(pat, FC_SLANT, italic ? FC_SLANT_ITALIC : FC_SLANT_ROMAN)
+        // Pin the language: left out, fontconfig takes it from the process locale (LANG), and
+        // the same journal would pick different CJK faces on differently configured machines.
+        FcPatternAddString(pat, FC_LANG, FontCatalog.language)
         if let color { FcPatternAddBool(pat, FC_COLOR, color ? FcTrue : FcFalse) }
         FcConfigSubstitute(config, pat, FcMatchPattern)
         FcDefaultSubstitute(pat)

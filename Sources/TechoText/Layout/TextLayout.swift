@@ -20,16 +20,22 @@ public enum TextLayout {
         try validate(text, style)
         let chain: FallbackChain
         do { chain = try catalog.chain(for: style.fontRequest) } catch let e as FontError { throw TextError.font(e) }
-        var opened: [Int: FontFace] = [:]
-        func openFace(_ i: Int) throws -> FontFace {
+        var opened: [Int: FontFace?] = [:]
+        // The requested face must open; a fallback face that does not is skipped (its
+        // clusters are reported as missing) rather than failing the whole text.
+        func openFace(_ i: Int) throws -> FontFace? {
             if let f = opened[i] { return f }
             do {
                 let f = try catalog.face(chain.candidates[i].key)
                 opened[i] = f
                 return f
-            } catch let e as FontError { throw TextError.font(e) }
+            } catch let e as FontError {
+                if i == 0 { throw TextError.font(e) }
+                opened[i] = .some(nil)
+                return nil
+            }
         }
-        let primary = try openFace(0)
+        guard let primary = try openFace(0) else { throw TextError.font(.fontconfigUnavailable) }
         let size = style.size
         let lineHeightPx = style.lineHeight * size
         let primaryScale = size / Double(primary.unitsPerEm)

@@ -41,7 +41,7 @@ struct ParagraphShaper {
     let disableLigatures: Bool
 
     /// Returns the clusters in logical order and the paragraph's base level (0 LTR, 1 RTL).
-    func shape(_ chars: ArraySlice<Character>, sourceStart: Int, openFace: (Int) throws -> FontFace) throws
+    func shape(_ chars: ArraySlice<Character>, sourceStart: Int, openFace: (Int) throws -> FontFace?) throws
         -> (clusters: [ShapedCluster], baseLevel: UInt8)
     {
         var clusters: [ShapedCluster] = []
@@ -59,8 +59,8 @@ struct ParagraphShaper {
                 clusterOfScalar.append(Int32(k))
             }
             var c = ShapedCluster(character: ch, first: ss.first ?? " ", last: ss.last ?? " ", sourceIndex: sourceStart + k)
-            if let idx = catalog.candidateIndex(for: ss, in: chain) {
-                c.face = try openFace(idx)
+            if let idx = catalog.candidateIndex(for: ss, in: chain), let face = try openFace(idx) {
+                c.face = face
             } else {
                 c.missing = ss.first { !CharClass.isDefaultIgnorable($0) }
             }
@@ -98,6 +98,14 @@ struct ParagraphShaper {
                 if hb_feature_from_string(tag, -1, &f) != 0 { features.append(f) }
             }
         }
+        // A language hint for HarfBuzz (locl forms in pan-CJK fonts), from the paragraph's own
+        // text rather than the process locale, so shaping is the same on every machine.
+        var lang = "und"
+        for s in scalars {
+            if (0x3040...0x30FF).contains(s) { lang = "ja"; break }
+            if (0xAC00...0xD7AF).contains(s) || (0x1100...0x11FF).contains(s) { lang = "ko"; break }
+        }
+        let language = hb_language_from_string(lang, -1)
         guard let buf = hb_buffer_create() else { return (clusters, baseLevel) }
         defer { hb_buffer_destroy(buf) }
         var start = 0
@@ -106,7 +114,7 @@ struct ParagraphShaper {
             while end < clusters.count && clusters[end].face === clusters[start].face
                 && clusters[end].level == clusters[start].level { end += 1 }
             if let face = clusters[start].face {
-                shapeRun(buf, face: face, rtl: clusters[start].level % 2 == 1, scalars: scalars,
+                shapeRun(buf, face: face, language: language, rtl: clusters[start].level % 2 == 1, scalars: scalars,
                          from: scalarStart[start], to: scalarStart[end], clusterOfScalar: clusterOfScalar,
                          features: features, into: &clusters)
             }
@@ -115,13 +123,14 @@ struct ParagraphShaper {
         return (clusters, baseLevel)
     }
 
-    private func shapeRun(_ buf: OpaquePointer, face: FontFace, rtl: Bool, scalars: [UInt32], from: Int, to: Int,
+    private func shapeRun(_ buf: OpaquePointer, face: FontFace, language: hb_language_t?, rtl: Bool, scalars: [UInt32], from: Int, to: Int,
                           clusterOfScalar: [Int32], features: [hb_feature_t], into clusters: inout [ShapedCluster]) {
         hb_buffer_clear_contents(buf)
         scalars.withUnsafeBufferPointer { p in
             hb_buffer_add_codepoints(buf, p.baseAddress, Int32(p.count), UInt32(from), Int32(to - from))
         }
         hb_buffer_set_direction(buf, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        hb_buffer_set_language(buf, language)
         hb_buffer_guess_segment_properties(buf)
         let scale = sizePx / Double(face.unitsPerEm)
         face.withLock {
