@@ -126,3 +126,18 @@ private final class ResultBox: @unchecked Sendable {
     func set(_ i: Int, _ v: [String]) { lock.lock(); items[i] = v; lock.unlock() }
     var all: [[String]] { lock.lock(); defer { lock.unlock() }; return items }
 }
+
+@Test func missingBoldAndItalicAreSynthesised() throws {
+    // DejaVu Math TeX Gyre has only a regular face: fontconfig asks for emboldening and a shear.
+    let family = "DejaVu Math TeX Gyre"
+    let regular = try TextLayout.layout("l", style: TextStyle(font: family, size: 100))
+    let bold = try TextLayout.layout("l", style: TextStyle(font: family, weight: 700, size: 100))
+    let italic = try TextLayout.layout("l", style: TextStyle(font: family, italic: true, size: 100))
+    #expect(bold.clusters[0].face?.embolden == true)
+    #expect(italic.clusters[0].face?.shear ?? 0 > 0.1)
+    let rw = try #require(regular.glyphs.first).bounds.width
+    #expect(try #require(bold.glyphs.first).bounds.width > rw + 3, "bold stem is thicker")
+    // Sheared right: the top of the l leans to the right of the regular one.
+    let ri = try #require(regular.glyphs.first?.path).controlBounds, ii = try #require(italic.glyphs.first?.path).controlBounds
+    #expect(ii.maxX > ri.maxX + 5)
+}

@@ -139,3 +139,10 @@ func outOfRangeStyleNamesTheField(style: TextStyle, field: String) {
     // Exactly at the limit is fine.
     _ = try TextLayout.layout(String(long.dropLast()), style: TextStyle(font: TestFonts.dejaVuSans, size: 10, maxWidth: 1000))
 }
+
+@Test func hyphenatedWordMayBreakAfterItsHyphen() throws {
+    let s = "well-known"
+    let whole = try TextLayout.layout(s, style: TextStyle(font: TestFonts.dejaVuSans, size: 32))
+    let t = try TextLayout.layout(s, style: TextStyle(font: TestFonts.dejaVuSans, size: 32, maxWidth: whole.width - 20))
+    #expect(lineTexts(t, s) == ["well-", "known"])
+}

@@ -171,6 +171,8 @@ public enum TextLayout {
         if CharClass.isBreakingSpace(b.first) { return false }   // break after the spaces instead
         if CharClass.isNoLineStart(b.first) || CharClass.isNoLineEnd(a.last) { return false }
         if CharClass.isBreakingSpace(a.last) { return true }
+        // After a hyphen inside a word ("well-known"), as UAX #14's HY class allows.
+        if (a.last == "-" || a.last == "\u{2010}") && b.first.properties.isAlphabetic { return true }
         return CharClass.isBreakAnywhere(a.last) || CharClass.isBreakAnywhere(b.first)
     }
 
