@@ -102,11 +102,3 @@ func rasterBench() {
     let blurMs = medianMs(runs: 5) { _ = blurSrc.blurred(radius: 12) }
     print(String(format: "shadow blur 800x600, sigma 12: %.1f ms", blurMs))
 }
-
-func rasterProbe() {
-    var page = Pixmap(width: 1748, height: 2480)
-    page.fill(r: 100, g: 100, b: 100, a: 255)
-    let shape = Path.circle(center: Point(874, 1240), radius: 860)
-    let c = medianMs(runs: 9) { page.fill(shape, paint: Paint(color: Color(r: 1, g: 0, b: 0, a: 0.5))) }
-    print("big translucent disc \(c) ms")
-}

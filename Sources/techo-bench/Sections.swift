@@ -2,6 +2,5 @@
 let benchSections: [(String, () -> Void)] = [
     ("codecs", codecBench),
     ("raster", rasterBench),
-    ("rasterprobe", rasterProbe),
     ("text", textBench),
 ]

@@ -27,9 +27,10 @@ public struct ReferenceCheck: Sendable {
 /// named `name`, whose path is in the message. With `TECHO_RECORD=1` the reference is
 /// rewritten from `actual` and the check fails, so a recording run is never mistaken for a
 /// passing one.
+/// `record` defaults to `TECHO_RECORD=1`.
 public func checkReference(_ actual: Pixmap, reference: URL, name: String, tolerance: Int = 1,
-                           maxDifferingPixels: Int = 0) -> ReferenceCheck {
-    if isRecordingReferences {
+                           maxDifferingPixels: Int = 0, record: Bool = isRecordingReferences) -> ReferenceCheck {
+    if record {
         do {
             let bytes = try PNGEncoder.encode(actual, name: reference.path)
             try Data(bytes).write(to: reference)
