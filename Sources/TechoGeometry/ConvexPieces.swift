@@ -12,7 +12,7 @@ struct ConvexPieces {
     var scratch: [Point] = []
     /// Largest chord angle for arcs of the current radius (see `setRadius`).
     private(set) var radius = 0.0
-    private var maxStep = Double.pi / 2
+    private(set) var maxStep = Double.pi / 2
     let tolerance: Double
 
     /// Most segments any one arc becomes, so absurd radii cannot make huge pieces.
@@ -35,7 +35,10 @@ struct ConvexPieces {
     }
 
     /// Segments for an arc of `angle` radians at the current radius.
-    func arcSegments(_ angle: Double) -> Int {
+    func arcSegments(_ angle: Double) -> Int { ConvexPieces.arcSegments(angle, maxStep: maxStep) }
+
+    /// Segments for an arc of `angle` radians with chords of at most `maxStep` radians.
+    static func arcSegments(_ angle: Double, maxStep: Double) -> Int {
         let n = (Swift.abs(angle) / maxStep).rounded(.up)
         if !(n >= 1) { return 1 }
         return Int(Swift.min(n, Double(ConvexPieces.maxArcSegments)))

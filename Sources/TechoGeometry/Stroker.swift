@@ -33,7 +33,11 @@ public struct Stroker: Sendable {
         pieces.setRadius(width / 2)
         var pts: [Point] = []
         var dirs: [Point] = []
-        for contour in source.flattened(tolerance: tol) {
+        let contours = source.flattened(tolerance: tol)
+        // Each vertex becomes a quad (5 elements) and a join (4 or more); reserving up front
+        // avoids regrowing a large path several times.
+        pieces.path.reserveCapacity(contours.reduce(0) { $0 + 10 * $1.points.count + 12 })
+        for contour in contours {
             cleaned(contour, into: &pts)
             strokeContour(pts, closed: contour.isClosed, dirs: &dirs, pieces: &pieces)
         }
