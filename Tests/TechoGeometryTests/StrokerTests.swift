@@ -6,6 +6,7 @@ import Testing
 /// opposite sign (so pieces only add).
 func expectWellFormedStroke(_ stroke: Path, sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(stroke.isFinite, sourceLocation: sourceLocation)
+    stroke.checkInvariants()
     for c in contours(stroke) {
         #expect(c.isClosed, sourceLocation: sourceLocation)
         #expect(c.signedArea > 0, "contour \(c.points) has area \(c.signedArea)", sourceLocation: sourceLocation)
