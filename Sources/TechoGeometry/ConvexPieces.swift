@@ -80,7 +80,11 @@ struct ConvexPieces {
         defer { scratch.removeAll(keepingCapacity: true) }
         guard scratch.count >= 3 else { return }
         let area = Contour.signedArea(of: scratch)
-        guard area.isFinite, area != 0 else { return }
+        // Drop slivers whose area is rounding noise (a bevel across a U-turn, say): their
+        // sign could flip under any re-evaluation.
+        var extent = 0.0
+        for p in scratch { extent = Swift.max(extent, (p - scratch[0]).lengthSquared) }
+        guard area.isFinite, Swift.abs(area) > extent * 1e-12 else { return }
         for p in scratch where !p.isFinite { return }
         if area > 0 {
             path.move(to: scratch[0])

@@ -39,9 +39,13 @@ struct ScanMeasure {
             for i in 0..<xs.count {
                 w -= xs[i].1
                 if w != 0, i + 1 < xs.count {
-                    area += (xs[i + 1].0 - xs[i].0) * h
-                    minWinding = Swift.min(minWinding, w)
-                    maxWinding = Swift.max(maxWinding, w)
+                    let span = xs[i + 1].0 - xs[i].0
+                    area += span * h
+                    // Shared edges cross a row at the same x; an empty span is no overlap.
+                    if span > 1e-9 {
+                        minWinding = Swift.min(minWinding, w)
+                        maxWinding = Swift.max(maxWinding, w)
+                    }
                 }
             }
         }
