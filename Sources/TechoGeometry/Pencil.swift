@@ -189,7 +189,7 @@ public struct Pencil: Hashable, Sendable {
         guard n > 0 else { return pieces.path }
         // A trapezoid is 5 elements, a joint piece about 6 to 8; growing a large path by
         // doubling costs more than the slack.
-        pieces.path.reserveCapacity(13 * n + 64)
+        pieces.path.reserveCapacity(Swift.min(1 << 22, 13 * n + 64))
         var tan: [Tangents?] = []
         tan.reserveCapacity(n)
         for k in 0..<(n - 1) {

@@ -36,7 +36,7 @@ public struct Stroker: Sendable {
         let contours = source.flattened(tolerance: tol)
         // Each vertex becomes a quad (5 elements) and a join (4 or more); reserving up front
         // avoids regrowing a large path several times.
-        pieces.path.reserveCapacity(contours.reduce(0) { $0 + 10 * $1.points.count + 12 })
+        pieces.path.reserveCapacity(Swift.min(1 << 22, contours.reduce(0) { $0 + 10 * $1.points.count + 12 }))
         for contour in contours {
             cleaned(contour, into: &pts)
             strokeContour(pts, closed: contour.isClosed, buffers: &buffers, pieces: &pieces)
