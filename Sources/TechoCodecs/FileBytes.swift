@@ -7,7 +7,7 @@ import Darwin
 
 enum FileBytes {
     /// The bytes of the file at `path`; throws `ImageError` naming the path.
-    static func read(_ path: String, maxBytes: Int) throws -> [UInt8] {
+    static func contents(of path: String, maxBytes: Int) throws -> [UInt8] {
         let fd = open(path, O_RDONLY)
         if fd < 0 { throw ImageError(file: path, format: nil, reason: .unreadable(String(cString: strerror(errno)))) }
         defer { close(fd) }
@@ -23,7 +23,7 @@ enum FileBytes {
         var bytes = [UInt8](repeating: 0, count: size)
         var done = 0
         while done < size {
-            let n = bytes.withUnsafeMutableBytes { p in Glibc.read(fd, p.baseAddress! + done, size - done) }
+            let n = bytes.withUnsafeMutableBytes { p in read(fd, p.baseAddress! + done, size - done) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw ImageError(file: path, format: nil, reason: .unreadable(String(cString: strerror(errno))))

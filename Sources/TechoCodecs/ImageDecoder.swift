@@ -20,7 +20,7 @@ public enum ImageDecoder {
     /// - Throws: `ImageError` naming `path` when the file is unreadable, not PNG/JPEG, corrupt,
     ///   or over `limits`.
     public static func info(contentsOf path: String, limits: ImageLimits = .default) throws -> ImageInfo {
-        try info(of: try FileBytes.read(path, maxBytes: limits.maxFileBytes), name: path, limits: limits)
+        try info(of: try FileBytes.contents(of: path, maxBytes: limits.maxFileBytes), name: path, limits: limits)
     }
 
     /// Reads only the header of `bytes`; `name` is used in error messages.
@@ -41,16 +41,27 @@ public enum ImageDecoder {
     /// - Throws: `ImageError` naming `path`.
     public static func decode(contentsOf path: String, limits: ImageLimits = .default,
                               minimumSize: (width: Int, height: Int)? = nil) throws -> DecodedImage<Pixmap> {
-        let bytes = try FileBytes.read(path, maxBytes: limits.maxFileBytes)
+        let bytes = try FileBytes.contents(of: path, maxBytes: limits.maxFileBytes)
         return try decode(bytes, name: path, limits: limits, minimumSize: minimumSize)
     }
 
     /// Decodes `bytes` to a premultiplied pixmap; `name` is used in error messages.
     public static func decode(_ bytes: [UInt8], name: String, limits: ImageLimits = .default,
                               minimumSize: (width: Int, height: Int)? = nil) throws -> DecodedImage<Pixmap> {
-        let d = try decodeStraight(bytes, name: name, limits: limits, minimumSize: minimumSize)
-        return DecodedImage(pixels: d.pixels.premultiplied(), info: d.info,
-                            scaleDenominator: d.scaleDenominator, notes: d.notes)
+        var d = try decodeStraight(bytes, name: name, limits: limits, minimumSize: minimumSize)
+        let (w, h) = (d.pixels.width, d.pixels.height)
+        // JPEG output is opaque and opaque pixels are already premultiplied: hand the buffer over
+        // instead of copying 4 bytes a pixel.
+        let opaque = d.info.format == .jpeg || d.pixels.isOpaque
+        let pixmap: Pixmap
+        if opaque {
+            let bytes = d.pixels.bytes
+            d.pixels.bytes = []
+            pixmap = Pixmap(width: w, height: h, premultiplied: bytes)
+        } else {
+            pixmap = d.pixels.premultiplied()
+        }
+        return DecodedImage(pixels: pixmap, info: d.info, scaleDenominator: d.scaleDenominator, notes: d.notes)
     }
 
     /// Decodes `bytes` to straight-alpha RGBA, as stored in the file (for tests and encoders).

@@ -50,8 +50,8 @@ public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .fileTooLarge(let bytes, let limit):
             return "\(file): the file has \(bytes) bytes, over the limit of \(limit)"
         case .tooLarge(let w, let h, let limits):
-            return "\(file): \(kind)image is \(w)x\(h) pixels, over the limit of \(limits.maxSide) px a side"
-                + " and \(limits.maxPixels / 1_000_000) megapixels"
+            let area = limits.maxPixels % 1_000_000 == 0 ? "\(limits.maxPixels / 1_000_000) megapixels" : "\(limits.maxPixels) pixels"
+            return "\(file): \(kind)image is \(w)x\(h) pixels, over the limit of \(limits.maxSide) px a side and \(area)"
         case .corrupt(let why):
             return "\(file): corrupt \(kind)data: \(why)"
         case .unsupported(let why):

@@ -12,7 +12,8 @@ enum PNGDecoding {
 
     static func decode(_ bytes: [UInt8], file: String, limits: ImageLimits) throws -> (RGBAImage, ImageInfo, [String]) {
         let info = try info(bytes, file: file, limits: limits)
-        var out = [UInt8](repeating: 0, count: info.width * info.height * 4)
+        // Every byte is written by the shim before we return; on failure the buffer is dropped.
+        var out = [UInt8](unsafeUninitializedCapacity: info.width * info.height * 4) { _, n in n = info.width * info.height * 4 }
         var notes = [CChar](repeating: 0, count: ShimStatus.notesCapacity)
         try ShimStatus.check(file: file, format: .png, limits: limits, size: { (info.width, info.height) }) { msg, cap in
             bytes.withUnsafeBufferPointer { src in

@@ -43,21 +43,16 @@ public enum PNGEncoder {
     ///   sRGB chunk.
     public static func encode(_ pixmap: Pixmap, dpi: Double? = nil, level: Int = 6,
                               filter: Filter = .adaptive, name: String = "image") throws -> [UInt8] {
-        try encode(straightRGBA: pixmap.isOpaque ? pixmap.data : pixmap.straightRGBA(),
-                   width: pixmap.width, height: pixmap.height, opaque: pixmap.isOpaque,
+        let opaque = pixmap.isOpaque
+        return try encode(straightRGBA: opaque ? pixmap.data : pixmap.straightRGBA(),
+                   width: pixmap.width, height: pixmap.height, opaque: opaque,
                    dpi: dpi, level: level, filter: filter, name: name)
     }
 
     /// Encodes straight-alpha RGBA pixels. Same parameters as `encode(_:dpi:level:filter:name:)`.
     public static func encode(_ image: RGBAImage, dpi: Double? = nil, level: Int = 6,
                               filter: Filter = .adaptive, name: String = "image") throws -> [UInt8] {
-        var opaque = true
-        var i = 3
-        while i < image.bytes.count {
-            if image.bytes[i] != 255 { opaque = false; break }
-            i += 4
-        }
-        return try encode(straightRGBA: image.bytes, width: image.width, height: image.height, opaque: opaque,
+        return try encode(straightRGBA: image.bytes, width: image.width, height: image.height, opaque: image.isOpaque,
                           dpi: dpi, level: level, filter: filter, name: name)
     }
 

@@ -25,6 +25,18 @@ public struct RGBAImage: Equatable, Sendable {
     /// The pixels premultiplied, as drawing code wants them.
     public func premultiplied() -> Pixmap { Pixmap(width: width, height: height, straightRGBA: bytes) }
 
+    /// True when every pixel has alpha 255.
+    public var isOpaque: Bool {
+        bytes.withUnsafeBufferPointer { p in
+            var i = 3
+            while i < p.count {
+                if p[i] != 255 { return false }
+                i += 4
+            }
+            return true
+        }
+    }
+
     /// Traps if a guarantee does not hold.
     public func checkInvariants() {
         precondition(width > 0 && height > 0 && bytes.count == width * height * 4, "RGBAImage size mismatch")

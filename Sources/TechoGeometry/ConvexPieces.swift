@@ -42,8 +42,9 @@ struct ConvexPieces {
     }
 
     /// Appends to `scratch` the points `center + start` rotated by `angle·k/n` for k = 0…n
-    /// (positive angles turn clockwise on a y-down page).
-    mutating func appendArc(center: Point, start: Point, angle: Double, minSegments: Int = 1) {
+    /// (positive angles turn clockwise on a y-down page). When given, `end` replaces the last
+    /// point, so the arc meets a neighbouring piece's corner exactly (no hairline seam).
+    mutating func appendArc(center: Point, start: Point, angle: Double, minSegments: Int = 1, end: Point? = nil) {
         let n = Swift.max(arcSegments(angle), minSegments)
         let step = angle / Double(n)
         let c = cosPrecise(step), s = sinPrecise(step)
@@ -53,6 +54,7 @@ struct ConvexPieces {
             v = Point(v.x * c - v.y * s, v.x * s + v.y * c)
             scratch.append(center + v)
         }
+        if let end { scratch[scratch.count - 1] = end }
     }
 
     /// Emits a full circle polygon at the current radius.

@@ -46,8 +46,9 @@ struct Dasher {
         var offset = phase.isFinite ? phase.truncatingRemainder(dividingBy: total) : 0
         if offset < 0 { offset += total }
         var i = 0
-        // Skip whole intervals; a phase landing exactly on a boundary starts the next interval.
-        while i < pattern.count - 1, offset >= pattern[i] {
+        // Skip whole intervals; a phase landing exactly on the end of a non-empty interval
+        // starts the next one (a zero-length "on" interval there is still a dot).
+        while i < pattern.count - 1, offset >= pattern[i], pattern[i] > 0 {
             offset -= pattern[i]
             i += 1
         }
@@ -132,7 +133,9 @@ struct Dasher {
                 if on { emit([first]) }
                 continue
             }
-            if on && !cur.isEmpty {
+            // An "on" interval that begins exactly at the end of an open contour draws nothing.
+            let emptyTail = on && pattern[idx] > 0 && remaining == pattern[idx]
+            if on && !cur.isEmpty && !(emptyTail && !(holdingHead && endedOnce)) {
                 if holdingHead && !endedOnce {
                     // Never switched off: the whole closed contour is one dash.
                     pts.removeLast()

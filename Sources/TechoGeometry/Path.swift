@@ -27,7 +27,8 @@ public struct Path: Hashable, Sendable {
     /// The current point: end of the last command. Default: the origin.
     public private(set) var currentPoint: Point = .zero
     private var subpathStart: Point = .zero
-    private var hasCurrentSubpath = false
+    /// Whether a subpath is open (a `move` since the last `close`). Default false.
+    public private(set) var hasCurrentSubpath = false
 
     public init() {}
 

@@ -126,7 +126,7 @@ public struct Stroker: Sendable {
             pieces.emit()
         case .round:
             // Half disc from −n through `outward` to +n.
-            pieces.appendArc(center: p, start: -n, angle: Double.pi, minSegments: 4)
+            pieces.appendArc(center: p, start: -n, angle: Double.pi, minSegments: 4, end: p + n)
             pieces.emit()
         }
     }
@@ -164,7 +164,7 @@ public struct Stroker: Sendable {
             // Rotating d1 onto d2 also rotates n1 onto n2, sweeping the outer side.
             let turn = atan2Precise(cross, dot)
             pieces.scratch.append(v)
-            pieces.appendArc(center: v, start: n1, angle: turn)
+            pieces.appendArc(center: v, start: n1, angle: turn, end: v + n2)
             pieces.emit()
         }
     }
@@ -190,5 +190,20 @@ extension Path {
     /// - Complexity: O(flattened points + arc points).
     public func stroked(_ style: StrokeStyle, tolerance: Double = Path.defaultTolerance) -> Path {
         Stroker(style: style, tolerance: tolerance).stroke(self)
+    }
+}
+
+extension Path {
+    /// The stroke of this path drawn under `transform`, in device space: the pen is applied in
+    /// the path's own space (so a non-uniform scale makes the pen elliptical, as in SVG and
+    /// cairo), flattened so the device-space error stays under `tolerance`, then transformed.
+    /// A mirroring transform would flip every piece's orientation, so the pieces are reversed
+    /// to keep them positive. A singular or non-finite transform gives an empty path.
+    public func stroked(_ style: StrokeStyle, transform: Transform, tolerance: Double = Path.defaultTolerance) -> Path {
+        guard transform.isInvertible else { return Path() }
+        let scale = transform.maxScale
+        let tol = tolerance > 0 && tolerance.isFinite ? tolerance : Path.defaultTolerance
+        let outline = stroked(style, tolerance: tol / scale).applying(transform)
+        return transform.determinant < 0 ? outline.reversed() : outline
     }
 }

@@ -1,4 +1,5 @@
 // The benchmark sections, in the order they print. Each area adds its function here.
 let benchSections: [(String, () -> Void)] = [
     ("raster", rasterBench),
+    ("codecs", codecBench),
 ]

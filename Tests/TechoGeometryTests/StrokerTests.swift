@@ -73,6 +73,20 @@ func expectWellFormedStroke(_ stroke: Path, sourceLocation: SourceLocation = #_s
         #expect(approx(ScanMeasure(round, rows: 900).area, 800 - 25 + Double.pi * 25 / 4, 0.01))
     }
 
+    /// Join and cap arcs end exactly on the neighbouring quad's corners, so no hairline seam.
+    @Test func roundPiecesMeetQuadCornersExactly() {
+        let p = Path.polyline([Point(0, 0), Point(40, 0), Point(40, 40)])
+        let cs = contours(p.stroked(StrokeStyle(width: 10, cap: .round, join: .round), tolerance: 0.05))
+        #expect(cs.count == 5)   // two quads, one join, two caps
+        let quadCorners = Set(cs.filter { $0.points.count == 4 }.flatMap(\.points))
+        let join = cs.first { $0.points.contains(Point(40, 0)) && $0.points.count > 4 }
+        #expect(join.map { Set($0.points).isSuperset(of: [Point(45, 0), Point(40, -5)]) } == true)
+        for c in cs where c.points.count > 4 {
+            // Each arc piece shares exactly two corners with the quads.
+            #expect(Set(c.points).intersection(quadCorners).count == 2)
+        }
+    }
+
     @Test func strokedCircleAreaIsTwoPiRW() {
         let r = 50.0, w = 6.0
         for join in LineJoin.allCases {

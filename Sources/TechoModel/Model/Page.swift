@@ -1,0 +1,77 @@
+// A journal page: size, dpi, background, template slots and ordered elements.
+
+/// One page.
+///
+/// ## Guarantees
+/// `id` is a valid id; `size` passes `PageSize.validationProblem`; `dpi` is in `Page.dpiRange`;
+/// element ids are unique; slot names are unique; every element keeps its own guarantees.
+public struct Page: Hashable, Sendable {
+    /// Page id, unique in the journal.
+    public var id: String
+    /// Size in pixels; a nil side grows with the content. Default A5 at 300 dpi.
+    public var size: PageSize
+    /// Resolution for unit conversion and print metadata. Default 300.
+    public var dpi: Double
+    /// Background. Default white.
+    public var background: Background
+    /// For an `auto` side: space kept beyond the content, pixels. Default 0.
+    public var margin: Double
+    /// Template slots. Default none.
+    public var slots: [Slot]
+    /// Elements, bottom to top. Default none.
+    public var elements: [Element]
+
+    /// Accepted resolutions.
+    public static let dpiRange: ClosedRange<Double> = 10...4800
+    /// The default resolution.
+    public static let defaultDPI: Double = 300
+
+    public init(id: String, size: PageSize? = nil, dpi: Double = Page.defaultDPI, background: Background = Background(),
+                margin: Double = 0, slots: [Slot] = [], elements: [Element] = [], limits: ModelLimits = .default) throws {
+        try Identifier.validate(id, what: "page id")
+        guard Page.dpiRange.contains(dpi) else { throw ValueError("dpi must be between 10 and 4800 (got \(dpi))") }
+        let s = try size ?? PageSize(parsing: PageSize.defaultName, dpi: dpi)
+        if let p = s.validationProblem(limits: limits) { throw ValueError("page size \(s): \(p)") }
+        guard margin.isFinite, margin >= 0, margin <= 1e5 else { throw ValueError("margin must be ≥ 0 (got \(margin))") }
+        var seen = Set<String>()
+        for e in elements where !seen.insert(e.id).inserted { throw ValueError("duplicate element id \"\(e.id)\"") }
+        var names = Set<String>()
+        for s in slots where !names.insert(s.name).inserted { throw ValueError("duplicate slot name \"\(s.name)\"") }
+        self.id = id; self.size = s; self.dpi = dpi; self.background = background; self.margin = margin
+        self.slots = slots; self.elements = elements
+    }
+
+    /// The index of the element with `id`.
+    public func index(of id: String) -> Int? { elements.firstIndex { $0.id == id } }
+
+    /// A fresh element id `<kind>-<n>`.
+    public func nextElementID(for kind: Element.Kind) -> String {
+        Identifier.next(prefix: kind.rawValue, existing: elements.map(\.id))
+    }
+
+    /// Page centre, for elements placed without `at` (0 on an auto side).
+    public var center: Point { Point((size.width ?? 0) / 2, (size.height ?? 0) / 2) }
+
+    /// Every asset the page refers to.
+    public var assets: Set<AssetRef> {
+        var out = Set<AssetRef>()
+        if let img = background.image { out.insert(img.asset) }
+        for e in elements {
+            switch e.content {
+            case .image(let i): out.insert(i.asset)
+            case .photo(let p): out.insert(p.image.asset)
+            case .washi(let w): if case .pattern(let a) = w.fill { out.insert(a) }
+            default: break
+            }
+        }
+        return out
+    }
+
+    /// Traps when a guarantee is broken.
+    public func checkInvariants() {
+        precondition(Identifier.isValid(id), "bad page id")
+        precondition(size.validationProblem() == nil && Page.dpiRange.contains(dpi), "bad page size or dpi")
+        precondition(Set(elements.map(\.id)).count == elements.count, "duplicate element ids")
+        elements.forEach { $0.checkInvariants() }
+    }
+}

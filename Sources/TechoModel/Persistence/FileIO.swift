@@ -1,0 +1,120 @@
+// Crash-safe file writes: write a temp file in the same folder, fsync it, rename it over the
+// target, fsync the folder; a crash at any moment leaves the old or the new file, never a mix.
+
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Points in a save where a test can inject a crash.
+public enum SaveStage: Sendable, Equatable {
+    /// The temp file is written and synced, not yet renamed.
+    case tempWritten
+    /// The file is renamed into place.
+    case renamed
+}
+
+/// Called at each save stage with the bundle-relative path; throwing simulates a crash there.
+public typealias FaultHook = (SaveStage, String) throws -> Void
+
+enum FileIO {
+    /// Prefix of temp files; `check` reports leftovers.
+    static let tempPrefix = ".tmp-"
+
+    /// Reads a whole file, or nil when it does not exist. Refuses files over `limit` bytes.
+    static func readFile(_ url: URL, name: String, limit: Int = 1 << 30) throws -> [UInt8]? {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw StorageError.errno(name, "cannot open")
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw StorageError.errno(name, "cannot stat") }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw StorageError(path: name, message: "not a regular file") }
+        guard Int(st.st_size) <= limit else { throw StorageError(path: name, message: "\(st.st_size) bytes is over the limit of \(limit)") }
+        var out = [UInt8](repeating: 0, count: Int(st.st_size))
+        var done = 0
+        while done < out.count {
+            let n = out.withUnsafeMutableBytes { b in b.baseAddress.map { Glibc.read(fd, $0 + done, b.count - done) } ?? 0 }
+            if n < 0 { if errno == EINTR { continue }; throw StorageError.errno(name, "cannot read") }
+            if n == 0 { out.removeSubrange(done...); break }
+            done += n
+        }
+        return out
+    }
+
+    /// Writes `bytes` to `url` atomically and durably.
+    static func writeAtomically(_ bytes: [UInt8], to url: URL, name: String, hook: FaultHook?) throws {
+        let dir = url.deletingLastPathComponent()
+        let temp = dir.appendingPathComponent("\(tempPrefix)\(url.lastPathComponent)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw StorageError.errno(name, "cannot create a temp file") }
+        var ok = false
+        defer { if !ok { unlink(temp.path) } }
+        do {
+            defer { close(fd) }
+            var done = 0
+            while done < bytes.count {
+                let n = bytes.withUnsafeBytes { b in b.baseAddress.map { Glibc.write(fd, $0 + done, b.count - done) } ?? 0 }
+                if n < 0 { if errno == EINTR { continue }; throw StorageError.errno(name, "cannot write") }
+                done += n
+            }
+            guard fsync(fd) == 0 else { throw StorageError.errno(name, "cannot sync") }
+        }
+        if let hook {
+            // A simulated crash leaves the temp file behind, as a real one would.
+            do { try hook(.tempWritten, name) } catch { ok = true; throw error }
+        }
+        guard rename(temp.path, url.path) == 0 else { throw StorageError.errno(name, "cannot rename into place") }
+        ok = true
+        try syncDirectory(dir, name: name)
+        try hook?(.renamed, name)
+    }
+
+    /// Removes a file durably; a missing file is fine.
+    static func remove(_ url: URL, name: String) throws {
+        if unlink(url.path) != 0 && errno != ENOENT { throw StorageError.errno(name, "cannot remove") }
+        try syncDirectory(url.deletingLastPathComponent(), name: name)
+    }
+
+    static func syncDirectory(_ dir: URL, name: String) throws {
+        let fd = open(dir.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw StorageError.errno(name, "cannot open its folder") }
+        defer { close(fd) }
+        if fsync(fd) != 0 && errno != EINVAL { throw StorageError.errno(name, "cannot sync its folder") }
+    }
+
+    static func makeDirectory(_ url: URL, name: String) throws {
+        if mkdir(url.path, 0o755) != 0 && errno != EEXIST { throw StorageError.errno(name, "cannot create folder") }
+    }
+
+    /// Names in a folder (empty when it does not exist).
+    static func list(_ url: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    }
+}
+
+/// An exclusive advisory lock (`flock`) on a file, held until `unlock()` or deinit. `flock`
+/// belongs to the open file description, so each holder opens the file itself: two stores in
+/// one process exclude each other as two processes do.
+final class FileLock {
+    private var fd: Int32
+
+    init(_ url: URL, name: String) throws {
+        fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw StorageError.errno(name, "cannot open the lock file") }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno == EINTR { continue }
+            let e = StorageError.errno(name, "cannot lock")
+            close(fd)
+            throw e
+        }
+    }
+
+    func unlock() {
+        if fd >= 0 { close(fd); fd = -1 }
+    }
+
+    deinit { unlock() }
+}

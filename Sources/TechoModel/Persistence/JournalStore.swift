@@ -1,0 +1,333 @@
+// A journal bundle on disk (NAME.techo/): locked read-modify-write transactions, content-
+// addressed assets, and a write-ahead "pending" record that makes every multi-file change
+// atomic: after a crash the next opener completes it. See docs/decisions/storage.md.
+
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The pages of a journal inside a transaction, by id.
+public typealias PageSet = [String: Page]
+
+/// A journal bundle.
+///
+/// Every read and change happens under an exclusive `flock` on `NAME.techo/.lock`, so two
+/// processes editing one journal never lose an update. Each change is one history step.
+public final class JournalStore {
+    /// The bundle folder.
+    public let url: URL
+    /// Limits for decoding its files. Default `.default`.
+    public let limits: ModelLimits
+    /// Test hook called at each save stage; throwing from it simulates a crash there. Default nil.
+    public var faultHook: FaultHook?
+
+    static let journalFile = "journal.json"
+    static let stateFile = "history/state.json"
+    static let pendingFile = "history/pending.json"
+
+    private init(url: URL, limits: ModelLimits) { self.url = url; self.limits = limits }
+
+    /// True for paths history may record: `journal.json` and `pages/<id>.json`.
+    static func isManagedPath(_ path: String) -> Bool {
+        if path == journalFile { return true }
+        guard path.hasPrefix("pages/"), path.hasSuffix(".json") else { return false }
+        return Identifier.isValid(String(path.dropFirst(6).dropLast(5)))
+    }
+
+    static func pagePath(_ id: String) -> String { "pages/\(id).json" }
+    static func stepPath(_ n: Int) -> String { "history/\(n).json" }
+
+    func file(_ relative: String) -> URL { url.appendingPathComponent(relative) }
+
+    // MARK: Opening and creating
+
+    /// Opens an existing journal; checks that its `journal.json` is one this build reads.
+    public static func open(_ url: URL, limits: ModelLimits = .default) throws -> JournalStore {
+        let store = JournalStore(url: url.standardizedFileURL, limits: limits)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue else {
+            throw StorageError(path: url.path, message: "no such journal")
+        }
+        guard FileManager.default.fileExists(atPath: store.file(journalFile).path) else {
+            throw StorageError(path: url.path, message: "not a journal (no journal.json)")
+        }
+        _ = try store.read()
+        return store
+    }
+
+    /// Creates a journal at `url` with its pages and assets, all at once: it is built in a temp
+    /// folder beside `url` and renamed into place, so a failure leaves nothing behind.
+    /// - Parameter assets: each asset and the file holding its bytes (re-hashed on copy).
+    public static func create(at url: URL, journal: Journal, pages: [Page], assets: [AssetRef: URL] = [:],
+                              limits: ModelLimits = .default) throws -> JournalStore {
+        let dest = url.standardizedFileURL
+        let name = dest.lastPathComponent
+        if FileManager.default.fileExists(atPath: dest.path) {
+            throw StorageError(path: dest.path, message: "already exists; choose another name or remove it")
+        }
+        let parent = dest.deletingLastPathComponent()
+        let temp = parent.appendingPathComponent("\(FileIO.tempPrefix)\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileIO.makeDirectory(temp, name: name)
+        var done = false
+        defer { if !done { try? FileManager.default.removeItem(at: temp) } }
+        let store = JournalStore(url: temp, limits: limits)
+        for sub in ["assets", "pages", "history"] { try FileIO.makeDirectory(temp.appendingPathComponent(sub), name: "\(name)/\(sub)") }
+        for (ref, source) in assets.sorted(by: { $0.key < $1.key }) {
+            guard let bytes = try FileIO.readFile(source, name: source.path) else {
+                throw StorageError(path: source.path, message: "no such file")
+            }
+            guard SHA256.hex(bytes) == ref.sha256 else { throw StorageError(path: source.path, message: "changed while being imported") }
+            _ = try store.importAsset(bytes, ext: ref.ext)
+        }
+        let ids = Set(pages.map(\.id))
+        guard ids.count == pages.count, Set(journal.pageOrder) == ids else {
+            throw StorageError(path: name, message: "the page order does not match the pages")
+        }
+        for page in pages {
+            let missing = page.assets.filter { !FileManager.default.fileExists(atPath: store.file($0.path).path) }
+            if let m = missing.sorted().first { throw StorageError(path: pagePath(page.id), message: "uses \(m.path), which was not imported") }
+            try FileIO.writeAtomically(page.serialized(), to: store.file(pagePath(page.id)), name: pagePath(page.id), hook: nil)
+        }
+        try FileIO.writeAtomically(HistoryState().json.serializedBytes(), to: store.file(stateFile), name: stateFile, hook: nil)
+        try FileIO.writeAtomically(journal.serialized(), to: store.file(journalFile), name: journalFile, hook: nil)
+        guard rename(temp.path, dest.path) == 0 else { throw StorageError.errno(dest.path, "cannot move the new journal into place") }
+        done = true
+        try FileIO.syncDirectory(parent, name: name)
+        return JournalStore(url: dest, limits: limits)
+    }
+
+    // MARK: Reading
+
+    /// A consistent snapshot of the journal and its pages.
+    public func read() throws -> (journal: Journal, pages: PageSet) {
+        try locked { try load().0 }
+    }
+
+    /// Loads journal and pages with their raw bytes (for diffing). Caller holds the lock.
+    private func load() throws -> ((journal: Journal, pages: PageSet), [String: [UInt8]]) {
+        var raw: [String: [UInt8]] = [:]
+        guard let jbytes = try FileIO.readFile(file(JournalStore.journalFile), name: JournalStore.journalFile, limit: limits.json.maxBytes) else {
+            throw StorageError(path: JournalStore.journalFile, message: "missing")
+        }
+        raw[JournalStore.journalFile] = jbytes
+        let journal = try Journal.decode(bytes: jbytes, file: JournalStore.journalFile, limits: limits)
+        var pages: PageSet = [:]
+        for id in journal.pageOrder {
+            let path = JournalStore.pagePath(id)
+            guard let bytes = try FileIO.readFile(file(path), name: path, limit: limits.json.maxBytes) else {
+                throw StorageError(path: path, message: "missing (the page order lists \"\(id)\")")
+            }
+            raw[path] = bytes
+            let page = try Page.decode(bytes: bytes, file: path, limits: limits)
+            guard page.id == id else { throw StorageError(path: path, message: "holds page \"\(page.id)\", expected \"\(id)\"") }
+            pages[id] = page
+        }
+        return ((journal, pages), raw)
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` on the journal and its pages under the lock and saves what it changed as one
+    /// history step named `description`. Nothing is written when `body` throws or changes
+    /// nothing. The result is checked (page order matches the pages, ids match, assets exist,
+    /// every page re-decodes) before anything is written.
+    @discardableResult
+    public func transaction<R>(description: String, _ body: (inout Journal, inout PageSet) throws -> R) throws -> R {
+        try locked {
+            let ((journal0, pages0), raw) = try load()
+            var journal = journal0, pages = pages0
+            let result = try body(&journal, &pages)
+            var writes = try changedFiles(journal: journal, pages: pages, raw: raw)
+            if writes.isEmpty { return result }
+            var state = try readState()
+            let n = state.current + 1
+            let step = HistoryStep(description: description, files: writes.map { w in
+                (w.path, LineDiff(from: LineDiff.lines(raw[w.path]), to: LineDiff.lines(w.bytes)))
+            })
+            // Drop the redo branch, then the oldest steps beyond the limit.
+            for k in stride(from: state.top, to: state.current, by: -1) where k > n { writes.append((JournalStore.stepPath(k), nil)) }
+            writes.append((JournalStore.stepPath(n), step.json.serializedBytes()))
+            let newFirst = max(state.first, n - journal.settings.historyLimit + 1)
+            for k in state.first..<newFirst { writes.append((JournalStore.stepPath(k), nil)) }
+            state = HistoryState(first: newFirst, current: n, top: n)
+            writes.append((JournalStore.stateFile, state.json.serializedBytes()))
+            try commit(writes)
+            return result
+        }
+    }
+
+    /// The files a transaction's result changes, validated.
+    private func changedFiles(journal: Journal, pages: PageSet, raw: [String: [UInt8]]) throws -> [(path: String, bytes: [UInt8]?)] {
+        guard Set(journal.pageOrder) == Set(pages.keys), journal.pageOrder.count == pages.count else {
+            throw StorageError(path: JournalStore.journalFile, message: "the page order \(journal.pageOrder) does not match the pages \(pages.keys.sorted())")
+        }
+        var out: [(path: String, bytes: [UInt8]?)] = []
+        let jbytes = journal.serialized()
+        if jbytes != raw[JournalStore.journalFile] { out.append((JournalStore.journalFile, jbytes)) }
+        for id in journal.pageOrder {
+            guard let page = pages[id] else { continue }
+            let path = JournalStore.pagePath(id)
+            guard page.id == id else { throw StorageError(path: path, message: "page \"\(page.id)\" is stored under id \"\(id)\"") }
+            let bytes = page.serialized()
+            if bytes == raw[path] { continue }
+            guard bytes.count <= limits.json.maxBytes else {
+                throw StorageError(path: path, message: "the page would be \(bytes.count) bytes, over the \(limits.json.maxBytes)-byte limit")
+            }
+            // What is written must read back: this re-validates anything edited in place.
+            _ = try Page.decode(bytes: bytes, file: path, limits: limits)
+            for asset in page.assets.sorted() where !FileManager.default.fileExists(atPath: file(asset.path).path) {
+                throw StorageError(path: path, message: "uses \(asset.path), which is not in the journal (import it first)")
+            }
+            out.append((path, bytes))
+        }
+        for path in raw.keys.sorted() where path != JournalStore.journalFile && !journal.pageOrder.map(JournalStore.pagePath).contains(path) {
+            out.append((path, nil))
+        }
+        return out
+    }
+
+    // MARK: Undo and redo
+
+    /// Undoes the last applied step; returns it, or nil when there is nothing to undo.
+    @discardableResult
+    public func undo() throws -> HistoryEntry? { try move(forward: false) }
+
+    /// Redoes the next undone step; returns it, or nil when there is nothing to redo.
+    @discardableResult
+    public func redo() throws -> HistoryEntry? { try move(forward: true) }
+
+    private func move(forward: Bool) throws -> HistoryEntry? {
+        try locked {
+            var state = try readState()
+            let n = forward ? state.current + 1 : state.current
+            guard forward ? n <= state.top : n >= state.first else { return nil }
+            let stepPath = JournalStore.stepPath(n)
+            guard let sbytes = try FileIO.readFile(file(stepPath), name: stepPath) else {
+                throw StorageError(path: stepPath, message: "missing history step")
+            }
+            let step = try HistoryStep.decode(sbytes, file: stepPath)
+            var writes: [(path: String, bytes: [UInt8]?)] = []
+            for (path, diff) in step.files {
+                let current = try FileIO.readFile(file(path), name: path, limit: limits.json.maxBytes)
+                guard let lines = (forward ? diff : diff.inverted).apply(to: LineDiff.lines(current)) else {
+                    throw StorageError(path: path, message: "changed outside techo since step \(n) (\"\(step.description)\"); cannot \(forward ? "redo" : "undo") it")
+                }
+                writes.append((path, LineDiff.bytes(lines)))
+            }
+            state.current = forward ? n : n - 1
+            writes.append((JournalStore.stateFile, state.json.serializedBytes()))
+            try commit(writes)
+            return HistoryEntry(number: n, description: step.description, isApplied: forward)
+        }
+    }
+
+    /// Every step kept, oldest first.
+    public func history() throws -> [HistoryEntry] {
+        try locked {
+            let state = try readState()
+            guard state.top >= state.first else { return [] }
+            return try (state.first...state.top).map { n in
+                let path = JournalStore.stepPath(n)
+                guard let bytes = try FileIO.readFile(file(path), name: path) else { throw StorageError(path: path, message: "missing history step") }
+                return HistoryEntry(number: n, description: try HistoryStep.decode(bytes, file: path).description, isApplied: n <= state.current)
+            }
+        }
+    }
+
+    private func readState() throws -> HistoryState {
+        guard let bytes = try FileIO.readFile(file(JournalStore.stateFile), name: JournalStore.stateFile) else { return HistoryState() }
+        return try HistoryState.decode(bytes, file: JournalStore.stateFile)
+    }
+
+    // MARK: Assets
+
+    /// Copies bytes into `assets/<sha256>.<ext>` unless they are already there; returns the
+    /// reference. Importing the same bytes twice stores them once.
+    public func importAsset(_ bytes: [UInt8], ext: String) throws -> AssetRef {
+        var e = ext.lowercased()
+        if e == "jpeg" { e = "jpg" }
+        let ref = try AssetRef(sha256: SHA256.hex(bytes), ext: e)
+        let dest = file(ref.path)
+        if let existing = try? FileIO.readFile(dest, name: ref.path), SHA256.hex(existing) == ref.sha256 { return ref }
+        try FileIO.makeDirectory(file("assets"), name: "assets")
+        try FileIO.writeAtomically(bytes, to: dest, name: ref.path, hook: faultHook)
+        return ref
+    }
+
+    /// The file holding an asset, checked to lie inside the bundle.
+    public func assetURL(_ ref: AssetRef) throws -> URL {
+        try SafePath.resolve(ref.path, in: url)
+    }
+
+    // MARK: Commit and recovery
+
+    /// Makes a set of file changes atomic: the full new contents go into `history/pending.json`
+    /// first (the commit point), then each file is written, then the record is removed. A crash
+    /// before the record lands leaves the old state; after, the next opener finishes the change.
+    private func commit(_ writes: [(path: String, bytes: [UInt8]?)]) throws {
+        let record: JSONValue = ["writes": .array(writes.map { w in
+            ["path": .string(w.path), "content": w.bytes.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null]
+        })]
+        try FileIO.writeAtomically(record.serializedBytes(), to: file(JournalStore.pendingFile), name: JournalStore.pendingFile, hook: faultHook)
+        try apply(writes)
+        try FileIO.remove(file(JournalStore.pendingFile), name: JournalStore.pendingFile)
+    }
+
+    private func apply(_ writes: [(path: String, bytes: [UInt8]?)]) throws {
+        for w in writes {
+            if let bytes = w.bytes {
+                try FileIO.writeAtomically(bytes, to: file(w.path), name: w.path, hook: faultHook)
+            } else {
+                try FileIO.remove(file(w.path), name: w.path)
+            }
+        }
+    }
+
+    /// Finishes an interrupted commit and removes temp files a crash left. Caller holds the lock.
+    private func recover() throws {
+        if let bytes = try FileIO.readFile(file(JournalStore.pendingFile), name: JournalStore.pendingFile) {
+            let ctx = DecodingContext(file: JournalStore.pendingFile)
+            var writes: [(path: String, bytes: [UInt8]?)] = []
+            let root = ctx.root(try JSONParser.parse(bytes, file: JournalStore.pendingFile, limits: JSONLimits(maxBytes: 1 << 30)))
+            if let o = root.object() {
+                for item in o.required("writes")?.array() ?? [] {
+                    guard let wo = item.object() else { continue }
+                    let path = wo.required("path")?.string()
+                    let content = wo.required("content")
+                    wo.finish()
+                    guard let path, let content else { continue }
+                    let allowed = JournalStore.isManagedPath(path) || path == JournalStore.stateFile
+                        || (path.hasPrefix("history/") && Int(path.dropFirst(8).dropLast(5)).map { _ in path.hasSuffix(".json") } == true)
+                    if !allowed { item.report("\"\(path)\" is not a journal file"); continue }
+                    if case .null = content.value { writes.append((path, nil)) } else if let s = content.string() { writes.append((path, Array(s.utf8))) }
+                }
+                o.finish()
+            }
+            try ctx.throwIfProblems()
+            try apply(writes)
+            try FileIO.remove(file(JournalStore.pendingFile), name: JournalStore.pendingFile)
+        }
+        for dir in ["", "pages", "history", "assets"] {
+            let d = dir.isEmpty ? url : file(dir)
+            for name in FileIO.list(d) where name.hasPrefix(FileIO.tempPrefix) {
+                try FileIO.remove(d.appendingPathComponent(name), name: dir.isEmpty ? name : "\(dir)/\(name)")
+            }
+        }
+    }
+
+    /// Runs `body` holding the bundle's lock, after finishing any interrupted commit.
+    private func locked<R>(recovering: Bool = true, _ body: () throws -> R) throws -> R {
+        let lock = try FileLock(file(".lock"), name: ".lock")
+        defer { lock.unlock() }
+        if recovering { try recover() }
+        return try body()
+    }
+
+    // MARK: Check
+
+    /// Verifies the bundle without changing it; see `BundleProblem`.
+    public func check() -> [BundleProblem] {
+        (try? locked(recovering: false) { checkUnlocked() }) ?? [BundleProblem(path: ".lock", message: "cannot take the journal's lock")]
+    }
+}

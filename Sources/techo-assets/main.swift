@@ -1,0 +1,81 @@
+// techo-assets: makes the images the demo journal and the benchmark page use, procedurally and
+// deterministically (no downloaded pictures).
+//
+//   techo-assets demo  OUTDIR   photos, stickers, paper and tape patterns for Resources/demo
+//   techo-assets bench OUTDIR   four 4032x3024 phone photos, twelve 512x512 stickers, paper
+//
+// Files that already exist are kept, so repeated runs are instant.
+import Foundation
+
+let args = CommandLine.arguments
+guard args.count == 3, ["demo", "bench"].contains(args[1]) else {
+    FileHandle.standardError.write(Data("usage: techo-assets demo|bench OUTDIR\n".utf8))
+    exit(64)
+}
+let out = URL(fileURLWithPath: args[2])
+var made = 0
+
+func emit(_ name: String, _ make: () throws -> [UInt8]) {
+    let url = out.appendingPathComponent(name)
+    if FileManager.default.fileExists(atPath: url.path) { return }
+    do {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let bytes = try make()
+        let tmp = url.appendingPathExtension("tmp")
+        try Data(bytes).write(to: tmp)
+        guard rename(tmp.path, url.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        made += 1
+    } catch {
+        FileHandle.standardError.write(Data("techo-assets: cannot write \(url.path): \(error)\n".utf8))
+        exit(73)
+    }
+}
+
+/// The canvas turned 90° counter-clockwise: what a phone held upright stores, to be shown with
+/// EXIF orientation 6 (rotate 90° clockwise).
+func storedForOrientation6(_ d: Canvas) -> Canvas {
+    var s = Canvas(width: d.height, height: d.width)
+    for sy in 0..<s.height {
+        for sx in 0..<s.width { s.px[sy * s.width + sx] = d.px[sx * d.width + (s.height - 1 - sy)] }
+    }
+    return s
+}
+
+if args[1] == "demo" {
+    let scenes: [(String, Scene, Int, Int, Bool)] = [
+        ("photos/lake.jpg", .sunsetLake, 1600, 1200, false),
+        ("photos/meadow.jpg", .meadow, 1200, 1600, true),   // portrait shot, stored sideways + EXIF 6
+        ("photos/sea.jpg", .seaside, 1600, 1200, false),
+        ("photos/night.jpg", .nightHills, 1400, 1400, false),
+    ]
+    for (i, (name, scene, w, h, rotated)) in scenes.enumerated() {
+        emit(name) {
+            let shown = landscape(scene, width: w, height: h, seed: UInt32(100 + i))
+            let stored = rotated ? storedForOrientation6(shown) : shown
+            return try encodeJPEG(stored, quality: 88, orientation: rotated ? 6 : nil, gps: i == 0)
+        }
+    }
+    for kind in StickerKind.allCases {
+        emit("stickers/\(kind.rawValue).png") { try encodePNG(sticker(kind, size: 512)) }
+    }
+    emit("paper/kraft.png") { try encodePNG(paperTexture(size: 256, kraft: true, seed: 7)) }
+    emit("paper/rice.png") { try encodePNG(paperTexture(size: 256, kraft: false, seed: 9)) }
+    for p in ["gingham", "dots", "stripes"] {
+        emit("tape/\(p).png") { try encodePNG(tapePattern(p, size: 48)) }
+    }
+} else {
+    let scenes = Scene.allCases
+    for i in 0..<4 {
+        emit("photos/photo\(i + 1).jpg") {
+            let shown = landscape(scenes[i], width: i == 1 ? 3024 : 4032, height: i == 1 ? 4032 : 3024, seed: UInt32(200 + i))
+            let stored = i == 1 ? storedForOrientation6(shown) : shown
+            return try encodeJPEG(stored, quality: 90, orientation: i == 1 ? 6 : nil, gps: false)
+        }
+    }
+    for i in 0..<12 {
+        let kind = StickerKind.allCases[i % StickerKind.allCases.count]
+        emit("stickers/sticker\(String(format: "%02d", i + 1)).png") { try encodePNG(sticker(kind, size: 512, variant: i / 8 + 1)) }
+    }
+    emit("paper/kraft.png") { try encodePNG(paperTexture(size: 256, kraft: true, seed: 7)) }
+}
+print("techo-assets: \(made) file(s) made in \(out.path)")

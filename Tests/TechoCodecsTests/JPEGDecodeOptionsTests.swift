@@ -1,0 +1,96 @@
+// DCT-domain downscaling and warning collection for JPEG decoding.
+@testable import TechoCodecs
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct JPEGDecodeOptionsTests {
+    @Test func scaleIsTheSmallestThatCoversTheNeededSize() {
+        let pick = { (w: Int, h: Int, o: ImageOrientation, need: (width: Int, height: Int)?) in
+            JPEGDecoding.scaleDenominator(width: w, height: h, orientation: o, minimumSize: need)
+        }
+        // A 12 MP photo shown 700 px wide: 1/4 (1008x756) covers it, 1/8 (504x378) does not.
+        #expect(pick(4032, 3024, .up, (700, 525)) == 4)
+        #expect(pick(4032, 3024, .up, (504, 378)) == 8)
+        #expect(pick(4032, 3024, .up, (505, 10)) == 4)
+        #expect(pick(4032, 3024, .up, (2017, 10)) == 1)
+        #expect(pick(4032, 3024, .up, (2016, 1512)) == 2)
+        #expect(pick(4032, 3024, .up, nil) == 1)
+        // Sizes round up: 227/8 → 29.
+        #expect(pick(227, 149, .up, (29, 19)) == 8)
+        #expect(pick(227, 149, .up, (30, 19)) == 4)
+        // The needed size is in the displayed orientation.
+        #expect(pick(4032, 3024, .right, (700, 1000)) == 4)  // stored need 1000x700
+        #expect(pick(4032, 3024, .up, (700, 1000)) == 2)
+        #expect(pick(4032, 3024, .right, (378, 504)) == 8)
+        #expect(pick(4032, 3024, .up, (378, 504)) == 4)
+    }
+
+    @Test func downscaledDecodeHasTheScaledSizeAndLooksLikeTheFullImage() throws {
+        let path = "\(fixturesDirectory)/jpeg/libjpeg-turbo/testorig.jpg"
+        let bytes = try readFile(path)
+        let full = try ImageDecoder.decodeStraight(bytes, name: path)
+        #expect(full.scaleDenominator == 1 && full.pixels.width == 227)
+        let quarter = try ImageDecoder.decodeStraight(bytes, name: path, minimumSize: (50, 30))
+        #expect(quarter.scaleDenominator == 4)
+        #expect(quarter.pixels.width == 57 && quarter.pixels.height == 38)
+        #expect(quarter.info.width == 227, "info keeps the stored size")
+        // Compare the 1/4 decode with a 4x4 box downsample of the full decode (whole blocks only).
+        let fullSmall = boxDownsample(full.pixels, by: 4)   // 56x37
+        var q = [Double]()
+        for y in 0..<37 { for x in 0..<56 { let i = (y * 57 + x) * 4
+            q += [Double(quarter.pixels.bytes[i]), Double(quarter.pixels.bytes[i + 1]), Double(quarter.pixels.bytes[i + 2])] } }
+        let diff = meanAbsoluteDifference(q, fullSmall)
+        #expect(diff < 6, "1/4 decode differs from a box-downsampled full decode by \(diff)")
+        let larger = try ImageDecoder.decodeStraight(bytes, name: path, minimumSize: (1000, 1000))
+        #expect(larger.scaleDenominator == 1 && larger.pixels.width == 227, "never upscales")
+    }
+
+    @Test func rotatedPhotoScalesByItsDisplayedSize() throws {
+        let path = "\(fixturesDirectory)/jpeg/generated/gen_exif_orientation_6.jpg"
+        let d = try ImageDecoder.decode(contentsOf: path, minimumSize: (40, 100))
+        #expect(d.info.orientation == .right)
+        #expect(d.scaleDenominator == 2)
+        #expect(d.pixels.width == 75 && d.pixels.height == 114)
+    }
+
+    /// libjpeg and libpng print warnings to stderr by default; ours become notes instead.
+    @Test func warningsBecomeNotesAndNothingReachesStderr() throws {
+        let files = ["jpeg/jpeg-decoder/extraneous-data.jpg", "jpeg/generated/gen_no_eoi.jpg",
+                     "jpeg/jpeg-decoder/robustness/subtract-with-overflow.jpg"]
+        let captured = fixturesDirectory + "/../.stderr-\(getpid()).txt"
+        fflush(stderr)
+        let saved = dup(2)
+        let fd = open(captured, O_CREAT | O_TRUNC | O_WRONLY, 0o600)
+        #expect(fd >= 0)
+        dup2(fd, 2)
+        var notes: [[String]] = []
+        for f in files {
+            let path = "\(fixturesDirectory)/\(f)"
+            notes.append((try? ImageDecoder.decode(readFile(path), name: path))?.notes ?? ["(failed)"])
+        }
+        // libpng warns (and drops the chunk) on an ancillary chunk with a bad CRC.
+        var png = try readFile("\(fixturesDirectory)/pngsuite/basn6a08.png")
+        png.insert(contentsOf: beBytes(4) + Array("tEXt".utf8) + Array("a\u{0}bc".utf8) + [1, 2, 3, 4], at: 33)
+        let pngNotes = (try? ImageDecoder.decode(png, name: "badcrc.png"))?.notes ?? ["(failed)"]
+        fflush(stderr)
+        dup2(saved, 2)
+        close(saved)
+        close(fd)
+        let written = try readFile(captured)
+        unlink(captured)
+        // The test runner reports progress on stderr too, and other suites run meanwhile; its
+        // lines start with a symbol or a space. libjpeg and libpng print plain ASCII lines
+        // ("Corrupt JPEG data: ...", "libpng warning: ...").
+        let leaked = String(decoding: written, as: UTF8.self).split(separator: "\n").filter { line in
+            guard let c = line.unicodeScalars.first else { return false }
+            return c.isASCII && (c.properties.isAlphabetic || c == "[")
+        }
+        #expect(leaked.isEmpty, "stderr got: \(leaked)")
+        #expect(notes[0].contains { $0.contains("Corrupt JPEG data") }, "\(notes[0])")
+        #expect(notes[1].contains { $0.contains("Premature end of JPEG file") }, "\(notes[1])")
+        #expect(pngNotes.contains { $0.contains("CRC") }, "\(pngNotes)")
+    }
+}
