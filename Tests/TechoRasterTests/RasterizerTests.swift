@@ -141,6 +141,21 @@ import Testing
         #expect(coverage(.rect(Rect(x: 0, y: 0, width: 10, height: 10)), size: 32, transform: bad).allSatisfy { $0 == 0 })
     }
 
+    @Test func hostileStrokesAndImagesAreCheap() {
+        let start = Date()
+        var p = Pixmap(width: 64, height: 64)
+        let wild = Path.polyline([Point(-1e300, 5), Point(1e300, 40), Point(.nan, 3), Point(30, 1e308)])
+        p.stroke(wild, style: StrokeStyle(width: 4), paint: Paint(color: .black))
+        p.stroke(.polyline([Point(0, 0), Point(64, 64)]), style: StrokeStyle(width: 1e300), paint: Paint(color: .black))
+        p.stroke(.polyline([Point(0, 0), Point(64, 64)]), style: StrokeStyle(width: 3, cap: .butt, dash: [0.05, 0.05]), paint: Paint(color: .black))
+        p.stroke(.circle(center: Point(32, 32), radius: 10), style: StrokeStyle(width: 2), paint: Paint(color: .black),
+                 transform: Transform.scale(1e-300))
+        p.fill(.circle(center: Point(0, 0), radius: 1e12), paint: Paint(color: .black), transform: .translation(32, 32))
+        p.checkInvariants()
+        #expect(p.pixel(32, 32) == (0, 0, 0, 255))
+        #expect(Date().timeIntervalSince(start) < 5)
+    }
+
     @Test func degenerateShapesDrawNothing() {
         var line = Path()
         line.move(to: Point(3, 3)); line.line(to: Point(30, 30)); line.close()
