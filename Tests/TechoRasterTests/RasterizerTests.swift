@@ -32,6 +32,16 @@ import Testing
         #expect(c[15 * 64 + 31] == 0)
     }
 
+    @Test func aliasedFillsTakeWholePixelsFromHalfCoverage() {
+        var p = Pixmap(width: 16, height: 4)
+        p.fill(.rect(Rect(x: 2.5, y: 0, width: 8.1, height: 4)), paint: Paint(color: .black, antiAlias: false))
+        p.fill(.rect(Rect(x: 12.6, y: 0, width: 0.8, height: 4)), paint: Paint(color: .black, antiAlias: false))
+        let row = (0..<16).map { p.pixel($0, 1).a }
+        // Pixel 2 is half covered (in), pixel 10 is 0.6 covered (in); pixels 12 and 13 are 0.4
+        // covered each (out), so the thin rect vanishes.
+        #expect(row == [0, 0, 255, 255, 255, 255, 255, 255, 255, 255, 255, 0, 0, 0, 0, 0])
+    }
+
     @Test func pixelAlignedRectIsExact() {
         let c = coverage(.rect(Rect(x: 4, y: 5, width: 10, height: 7)), size: 32)
         for y in 0..<32 {
