@@ -1,3 +1,4 @@
 // The benchmark sections, in the order they print. Each area adds its function here.
 let benchSections: [(String, () -> Void)] = [
+    ("model", modelBench),
 ]
