@@ -321,11 +321,13 @@ public final class JournalStore {
             try apply(writes)
             try FileIO.remove(file(JournalStore.pendingFile), name: JournalStore.pendingFile, syncFolder: durable)
         }
-        for dir in ["", "pages", "history", "assets"] {
-            let d = dir.isEmpty ? url : file(dir)
-            for name in FileIO.list(d) where name.hasPrefix(FileIO.tempPrefix) {
-                try FileIO.remove(d.appendingPathComponent(name), name: dir.isEmpty ? name : "\(dir)/\(name)")
-            }
+        for path in strayTempFiles() { try FileIO.remove(file(path), name: path) }
+    }
+
+    /// Temp files a crash left in the bundle, bundle-relative.
+    func strayTempFiles() -> [String] {
+        ["", "pages", "history", "assets"].flatMap { dir in
+            FileIO.list(dir.isEmpty ? url : file(dir)).filter { $0.hasPrefix(FileIO.tempPrefix) }.map { dir.isEmpty ? $0 : "\(dir)/\($0)" }
         }
     }
 
