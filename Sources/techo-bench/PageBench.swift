@@ -14,6 +14,8 @@ struct ChildRun {
     var seconds: Double
     /// Peak resident memory, MiB (ru_maxrss).
     var maxRSS: Double
+    /// User + system CPU seconds of the child.
+    var cpu: Double
     var status: Int32
     var stderr: String
 }
@@ -35,7 +37,7 @@ func runChild(_ argv: [String], env extra: [String: String] = [:]) -> ChildRun {
     var pid: pid_t = 0
     let start = DispatchTime.now().uptimeNanoseconds
     let rc = posix_spawnp(&pid, argv[0], &actions, nil, cArgs, cEnv)
-    guard rc == 0 else { return ChildRun(seconds: 0, maxRSS: 0, status: -1, stderr: "cannot run \(argv[0]): \(String(cString: strerror(rc)))") }
+    guard rc == 0 else { return ChildRun(seconds: 0, maxRSS: 0, cpu: 0, status: -1, stderr: "cannot run \(argv[0]): \(String(cString: strerror(rc)))") }
     var status: Int32 = 0
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
@@ -43,7 +45,8 @@ func runChild(_ argv: [String], env extra: [String: String] = [:]) -> ChildRun {
     let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
     unlink(errPath)
     let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    return ChildRun(seconds: seconds, maxRSS: Double(usage.ru_maxrss) / 1024, status: exit, stderr: err)
+    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return ChildRun(seconds: seconds, maxRSS: Double(usage.ru_maxrss) / 1024, cpu: cpu, status: exit, stderr: err)
 }
 
 /// Several runs after `warmups` unmeasured ones; fails loudly when a run fails.
@@ -67,8 +70,8 @@ private func median(_ v: [Double]) -> Double {
 
 private func summary(_ runs: [ChildRun]) -> String {
     let t = runs.map(\.seconds)
-    return String(format: "%.3f s median of %d (min %.3f, max %.3f), peak RSS %.1f MiB",
-                  median(t), runs.count, t.min()!, t.max()!, runs.map(\.maxRSS).max()!)
+    return String(format: "%.3f s median of %d (min %.3f, max %.3f), CPU %.3f s, peak RSS %.1f MiB",
+                  median(t), runs.count, t.min()!, t.max()!, median(runs.map(\.cpu)), runs.map(\.maxRSS).max()!)
 }
 
 /// The value after `key ` in a TECHO_TIMINGS line ("… decode 0.0912 s, …").

@@ -5,4 +5,5 @@ let benchSections: [(String, () -> Void)] = [
     ("text", textBench),
     ("model", modelBench),
     ("page", pageBench),
+    ("encode", encodeBench),
 ]
