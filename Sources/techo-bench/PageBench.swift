@@ -99,18 +99,22 @@ func pageBench() {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         guard runChild([assets, "bench", work]).status == 0 else { print("  techo-assets failed"); return }
         let page = ReferencePage()
-        // One journal holding 20 copies of the page; the single-page figures export p01 alone.
-        let manifest = dir.appendingPathComponent("reference.json")
-        try Data(page.manifest(pages: 20).utf8).write(to: manifest)
-        let journal = dir.appendingPathComponent("reference.techo").path
-        try? FileManager.default.removeItem(atPath: journal)
-        let built = runChild([techo, "build", manifest.path, "--journal", journal, "-o", work + "/built"])
-        guard built.status == 0 else { print("  techo build failed: \(built.stderr)"); return }
-        try? FileManager.default.removeItem(atPath: work + "/built")
+        // A journal of the page alone, and one of 20 copies of it for the multi-page figures.
+        var journals: [String] = []
+        for pages in [1, 20] {
+            let manifest = dir.appendingPathComponent("reference-\(pages).json")
+            try Data(page.manifest(pages: pages).utf8).write(to: manifest)
+            let journal = dir.appendingPathComponent("reference-\(pages).techo").path
+            try? FileManager.default.removeItem(atPath: journal)
+            let built = runChild([techo, "build", manifest.path, "--journal", journal, "-o", work + "/built"])
+            guard built.status == 0 else { print("  techo build failed: \(built.stderr)"); return }
+            try? FileManager.default.removeItem(atPath: work + "/built")
+            journals.append(journal)
+        }
 
         // One page.
         let out = work + "/p01.png"
-        let export = [techo, "export", journal, "--page", "p01", "-o", out]
+        let export = [techo, "export", journals[0], "--page", "p01", "-o", out]
         print("  page: A5 at 300 dpi (1748x2480), 4 photos 4032x3024, 12 stickers, 6 text blocks, 182 ink strokes")
         guard let single = measureRuns(export, env: ["TECHO_TIMINGS": "1"], runs: runs) else { return }
         print("  techo export, 1 page:   " + summary(single))
@@ -128,7 +132,7 @@ func pageBench() {
         func pagesArgs(_ n: Int) -> [String] {
             let folder = work + "/pages-\(n)"
             try? FileManager.default.removeItem(atPath: folder)
-            return [techo, "export", journal] + ids.prefix(n).flatMap { ["--page", $0] } + ["-o", folder]
+            return [techo, "export", journals[1]] + ids.prefix(n).flatMap { ["--page", $0] } + ["-o", folder]
         }
         let multiRuns = max(1, runs / 3)
         var byCount: [(Int, Double)] = []

@@ -30,8 +30,9 @@ struct ExportSettings {
     var format: ExportFormat = .png
     /// JPEG quality 1…100. Default 92.
     var quality = 92
-    /// PNG zlib level 0…9. Default 6.
-    var level = 6
+    /// PNG compression level 0…9. Default 4: libdeflate's level 4 already compresses pages
+    /// as well as zlib's 6, at about two thirds of level 6's time (docs/performance.md).
+    var level = 4
     /// Pages rendered at once. Default: one per core (`TECHO_JOBS` overrides).
     var jobs = ProcessInfo.processInfo.activeProcessorCount
     /// Print each phase's time to stderr (`TECHO_TIMINGS=1`). Default false.
