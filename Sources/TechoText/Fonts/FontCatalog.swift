@@ -65,21 +65,17 @@ public final class FontCatalog: @unchecked Sendable {
     public static let shared: FontCatalog = FontCatalog()
 
     private let lock = NSLock()
-    private var library: FT_Library?
+    private let library: FreeTypeLibrary?
     private var config: OpaquePointer?
     private var faces: [FaceKey: FontFace] = [:]
     private var chains: [FontRequest: FallbackChain] = [:]
 
     public init() {
-        var lib: FT_Library?
-        if FT_Init_FreeType(&lib) == 0 { library = lib }
+        library = FreeTypeLibrary()
         config = FcInitLoadConfigAndFonts()
     }
 
     deinit {
-        faces.removeAll()
-        chains.removeAll()
-        if let library { FT_Done_FreeType(library) }
         if let config { FcConfigDestroy(config) }
     }
 
