@@ -209,8 +209,9 @@ public final class FontCatalog: @unchecked Sendable {
                 guard boolValue(prepared, FC_SCALABLE) || boolValue(prepared, FC_COLOR),
                       let key = faceKey(prepared), !seen.contains(key) else { continue }
                 if candidates.isEmpty && !FontCatalog.isGeneric(request.family) {
-                    let names = stringValues(prepared, FC_FAMILY).map { $0.lowercased() }
-                    if !names.contains(request.family.lowercased()) { substituted = names.first.map { _ in stringValues(prepared, FC_FAMILY)[0] } }
+                    // The best match does not carry the requested name: the family is missing.
+                    let names = stringValues(prepared, FC_FAMILY)
+                    if !names.contains(where: { $0.lowercased() == request.family.lowercased() }) { substituted = names.first }
                 }
                 seen.insert(key)
                 candidates.append(FallbackCandidate(key: key, charset: charsetCopy(prepared), isColor: boolValue(prepared, FC_COLOR)))
