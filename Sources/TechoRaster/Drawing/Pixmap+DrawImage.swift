@@ -49,20 +49,23 @@ extension Pixmap {
         guard transform.isInvertible else { return }
         let alpha = UInt8((clamp01(opacity) * 255).rounded())
         if alpha == 0 && blendMode != .source && blendMode != .destinationIn { return }
-        // Prefilter: shrink by a whole factor first so at most a 2x shrink is left to sampling.
+        // Prefilter: shrink each axis of the image by a whole factor first, so at most a 2x
+        // shrink is left to sampling. An axis's shrink is how long one source pixel along it
+        // becomes on the page, so a tape pattern squashed along its length is averaged along
+        // its length only.
         var source = image
         var toDevice = transform
-        let shrink = transform.determinant.magnitude.squareRoot()
-        if filter != .nearest && shrink < 0.5 && shrink > 0 {
-            let n: Int
-            if filter == .good {
-                n = Int(min(1 / shrink, 4096).rounded(.down))
-            } else {
-                n = 1 << Int(log2(min(1 / shrink, 4096)).rounded(.down))
+        if filter != .nearest {
+            func factor(_ length: Double) -> Int {
+                guard length > 0 && length < 0.5 else { return 1 }
+                let inverse = min(1 / length, Double(Pixmap.maxDownsampleFactor))
+                return filter == .good ? Int(inverse.rounded(.down)) : 1 << Int(log2(inverse).rounded(.down))
             }
-            if n > 1 {
-                source = image.downsampled(by: n)
-                toDevice = Transform.scale(Double(n)).concatenating(transform)
+            let nx = factor((transform.a * transform.a + transform.b * transform.b).squareRoot())
+            let ny = factor((transform.c * transform.c + transform.d * transform.d).squareRoot())
+            if nx > 1 || ny > 1 {
+                source = image.downsampled(byX: nx, byY: ny)
+                toDevice = Transform.scale(Double(nx), Double(ny)).concatenating(transform)
             }
         }
         switch TransformKind(toDevice) {
