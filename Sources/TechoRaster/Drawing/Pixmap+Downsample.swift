@@ -49,9 +49,10 @@ extension Pixmap {
                         }
                         let rows = UInt32(y1 - y0)
                         for ox in 0..<ow {
-                            let count = UInt32(min(w - ox * n, n)) * rows
+                            // 64-bit rounding: twice a full 4096² box of 255 overflows 32 bits.
+                            let count = UInt64(min(w - ox * n, n)) * UInt64(rows)
                             let o = (oy * ow + ox) * 4
-                            for k in 0..<4 { dst[o + k] = UInt8((acc[ox * 4 + k] * 2 + count) / (2 * count)) }
+                            for k in 0..<4 { dst[o + k] = UInt8((UInt64(acc[ox * 4 + k]) * 2 + count) / (2 * count)) }
                         }
                     }
                 }
