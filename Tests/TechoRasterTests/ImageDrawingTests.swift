@@ -172,3 +172,21 @@ import Testing
         #expect(dst.pixel(4, 4).a < 2)
     }
 }
+
+/// Seeded fuzzing of image drawing with extreme transforms.
+@Suite struct ImageDrawingFuzzTests {
+    @Test func extremeTransformsNeverTrap() {
+        var rng = SplitMix64(seed: 123)
+        let specials: [Double] = [0, 1, -1, 1e-300, 1e-160, 1e-7, 0.5, 2, 1e7, 1e38, 1e154, 1e300, -1e300,
+                                  .greatestFiniteMagnitude, 3.5, -7.25]
+        func v() -> Double { rng.int(in: 0...2) == 0 ? rng.double(in: -40...40) : specials[rng.int(in: 0...(specials.count - 1))] }
+        let img = ImageDrawingTests.noise(7, 5, seed: 1)
+        for i in 0..<3000 {
+            let t = Transform(a: v(), b: v(), c: v(), d: v(), tx: v(), ty: v())
+            var dst = Pixmap(width: 12, height: 12)
+            dst.draw(img, transform: t, opacity: rng.double(in: 0...1), blendMode: BlendMode.allCases[i % BlendMode.allCases.count],
+                     filter: ImageFilter.allCases[i % 3])
+            dst.checkInvariants()
+        }
+    }
+}

@@ -148,6 +148,11 @@ extension Pixmap {
     }
 }
 
+/// `v` clamped to `low...high`; NaN (from an extreme inverse transform) becomes `low`.
+@inline(__always) func clampSample(_ v: Double, _ high: Double, low: Double = 0) -> Double {
+    v >= low ? (v <= high ? v : high) : low
+}
+
 /// Image sampling kernels, one row at a time with incremental source coordinates.
 enum Sampler {
     /// Nearest-neighbour samples along a row: pixel i takes source pixel
@@ -156,8 +161,8 @@ enum Sampler {
                            du: Double, dv: Double, count: Int, into out: UnsafeMutablePointer<UInt8>) {
         for i in 0..<count {
             let u = u0 + Double(i) * du, v = v0 + Double(i) * dv
-            let xi = min(max(Int(u.rounded(.down)), 0), width - 1)
-            let yi = min(max(Int(v.rounded(.down)), 0), height - 1)
+            let xi = Int(clampSample(u, Double(width - 1)).rounded(.down))
+            let yi = Int(clampSample(v, Double(height - 1)).rounded(.down))
             let p = s + 4 * (yi * width + xi), o = out + 4 * i
             o[0] = p[0]; o[1] = p[1]; o[2] = p[2]; o[3] = p[3]
         }
@@ -171,7 +176,7 @@ enum Sampler {
         let maxX = width - 1, maxY = height - 1
         for i in 0..<count {
             let u = u0 + Double(i) * du, v = v0 + Double(i) * dv
-            let uc = min(max(u, -1), Double(width)), vc = min(max(v, -1), Double(height))
+            let uc = clampSample(u, Double(width), low: -1), vc = clampSample(v, Double(height), low: -1)
             let fu = uc.rounded(.down), fv = vc.rounded(.down)
             let wx = UInt32(((uc - fu) * 256).rounded()), wy = UInt32(((vc - fv) * 256).rounded())
             let x0 = Int(fu), y0 = Int(fv)
