@@ -1,0 +1,100 @@
+// Decoded images, kept per (asset, decode scale) for the renderer's lifetime, so a page that
+// shows one sticker twice, or a multi-page export that reuses a paper texture, decodes it once.
+// JPEGs are decoded at the smallest DCT scale (1/8, 1/4, 1/2, 1) that still gives the device
+// size the page needs; PNGs always decode whole (libpng has no reduced decode).
+
+import Foundation
+import TechoCodecs
+import TechoModel
+import TechoRaster
+
+/// A thread-safe cache of decoded assets. Concurrent requests for the same key decode once.
+final class ImageCache: @unchecked Sendable {
+    private struct Key: Hashable {
+        var asset: AssetRef
+        var denominator: Int
+    }
+
+    /// One decode, shared by every thread that asks for it.
+    private final class Slot: @unchecked Sendable {
+        let lock = NSLock()
+        var result: Result<Pixmap, Error>?
+    }
+
+    private let lock = NSLock()
+    private var slots: [Key: Slot] = [:]
+    private var infos: [AssetRef: ImageInfo] = [:]
+    private let assetURL: (AssetRef) throws -> URL
+
+    init(assetURL: @escaping (AssetRef) throws -> URL) { self.assetURL = assetURL }
+
+    /// The asset decoded at a size of at least `needed` device pixels (width, height) of its
+    /// `natural` size; the pixmap may be larger (never smaller, except that it is never larger
+    /// than the natural size either).
+    ///
+    /// - Throws: a message naming the asset path (`assets/….jpg: corrupt JPEG data: …`).
+    func image(_ asset: AssetRef, natural: (Double, Double), needed: (Double, Double)) throws -> Pixmap {
+        var denominator = 1
+        if asset.ext != "png" {
+            // The largest power-of-two reduction that still covers the needed size.
+            for d in [8, 4, 2] where natural.0 / Double(d) >= needed.0 && natural.1 / Double(d) >= needed.1 {
+                denominator = d
+                break
+            }
+        }
+        let key = Key(asset: asset, denominator: denominator)
+        lock.lock()
+        let slot: Slot
+        if let s = slots[key] { slot = s } else { slot = Slot(); slots[key] = slot }
+        lock.unlock()
+        slot.lock.lock()
+        defer { slot.lock.unlock() }
+        if let r = slot.result { return try r.get() }
+        let result = Result { try decode(asset, denominator: denominator, natural: natural) }
+        slot.result = result
+        return try result.get()
+    }
+
+    /// The asset's natural (displayed) size, from its header, cached.
+    func naturalSize(_ asset: AssetRef) throws -> (Double, Double) {
+        lock.lock()
+        let known = infos[asset]
+        lock.unlock()
+        if let i = known { return (Double(i.naturalWidth), Double(i.naturalHeight)) }
+        let url: URL
+        do { url = try assetURL(asset) } catch { throw AssetFailure(asset: asset, message: "\(error)") }
+        let info: ImageInfo
+        do { info = try ImageDecoder.info(contentsOf: url.path) } catch let e as ImageError { throw failure(asset, e) }
+        lock.lock()
+        infos[asset] = info
+        lock.unlock()
+        return (Double(info.naturalWidth), Double(info.naturalHeight))
+    }
+
+    /// An image error restated with the asset's journal path instead of the machine's path.
+    private func failure(_ asset: AssetRef, _ e: ImageError) -> AssetFailure {
+        let text = e.description
+        let tail = text.hasPrefix(e.file) ? String(text.dropFirst(e.file.count)) : ": " + text
+        return AssetFailure(asset: asset, message: asset.path + tail)
+    }
+
+    private func decode(_ asset: AssetRef, denominator: Int, natural: (Double, Double)) throws -> Pixmap {
+        let url: URL
+        do { url = try assetURL(asset) } catch { throw AssetFailure(asset: asset, message: "\(error)") }
+        let minimum = denominator == 1 ? nil
+            : (width: Int((natural.0 / Double(denominator)).rounded(.up)), height: Int((natural.1 / Double(denominator)).rounded(.up)))
+        do {
+            return try ImageDecoder.decode(contentsOf: url.path, minimumSize: minimum).pixels
+        } catch let e as ImageError {
+            // Name the asset as the journal does, not by the machine's absolute path.
+            throw failure(asset, e)
+        }
+    }
+}
+
+/// An asset that could not be read or decoded; the renderer adds the page and element.
+struct AssetFailure: Error, CustomStringConvertible {
+    var asset: AssetRef
+    var message: String
+    var description: String { message }
+}

@@ -1,1 +1,0 @@
-// Placeholder until the TechoRender work lands.

@@ -1,0 +1,112 @@
+// Backgrounds (PRODUCT.md §5): colour, then an image in a fill mode, then ruled paper.
+// Paper rulings are centred within the margin: the leftover of the area after whole spacings
+// is split evenly on both sides, so dots and grid lines sit symmetrically on the page; lines
+// are snapped to whole device pixels so a ruling is as crisp as the pen of a printer.
+
+import TechoModel
+import TechoRaster
+
+extension PageRenderer {
+    func drawBackground(_ bg: Background, on canvas: inout Canvas) throws {
+        if let c = bg.color, c.a > 0 {
+            let p = Color(c).premultiplied8
+            canvas.pixmap.fill(r: p.r, g: p.g, b: p.b, a: p.a)
+        }
+        if let image = bg.image, image.opacity > 0 { try drawBackgroundImage(image, on: &canvas) }
+        if let paper = bg.paper, paper.pattern != .blank { drawPaper(paper, on: &canvas) }
+    }
+
+    private func drawBackgroundImage(_ bg: BackgroundImage, on canvas: inout Canvas) throws {
+        let (iw, ih) = try images.naturalSize(bg.asset)
+        let s = canvas.scale
+        let (pw, ph) = (Double(canvas.pixmap.width) / s, Double(canvas.pixmap.height) / s)
+        // The image's rectangle on the page (page pixels).
+        var rect: Rect
+        switch bg.mode {
+        case .tile:
+            try drawTiles(bg, natural: (iw, ih), on: &canvas)
+            return
+        case .cover, .contain:
+            let k = bg.mode == .cover ? max(pw / iw, ph / ih) : min(pw / iw, ph / ih)
+            rect = Rect(x: (pw - iw * k) / 2, y: (ph - ih * k) / 2, width: iw * k, height: ih * k)
+        case .stretch:
+            rect = Rect(x: 0, y: 0, width: pw, height: ph)
+        case .center:
+            rect = Rect(x: ((pw - iw) / 2).rounded(), y: ((ph - ih) / 2).rounded(), width: iw, height: ih)
+        }
+        let img = try images.image(bg.asset, natural: (iw, ih), needed: (rect.width * s, rect.height * s))
+        let t = Transform.scale(rect.width / Double(img.width), rect.height / Double(img.height))
+            .concatenating(.translation(rect.minX, rect.minY)).concatenating(canvas.device)
+        canvas.pixmap.draw(img, transform: t, opacity: bg.opacity, filter: .good)
+    }
+
+    /// Tiles from the page origin at the image's natural size: the tile is resampled once to
+    /// whole device pixels, then copied exactly, so seams never show.
+    private func drawTiles(_ bg: BackgroundImage, natural: (Double, Double), on canvas: inout Canvas) throws {
+        let s = canvas.scale
+        let tw = max(1, Int((natural.0 * s).rounded())), th = max(1, Int((natural.1 * s).rounded()))
+        let img = try images.image(bg.asset, natural: natural, needed: (Double(tw), Double(th)))
+        var tile = img
+        if img.width != tw || img.height != th {
+            tile = Pixmap(width: tw, height: th)
+            tile.draw(img, transform: .scale(Double(tw) / Double(img.width), Double(th) / Double(img.height)), filter: .good)
+        }
+        // Tiny tiles are repeated into one of at least 256 px first, to keep the copy count low.
+        let rx = max(1, (256 + tw - 1) / tw), ry = max(1, (256 + th - 1) / th)
+        if rx > 1 || ry > 1 {
+            var big = Pixmap(width: tw * rx, height: th * ry)
+            for j in 0..<ry { for i in 0..<rx { big.draw(tile, transform: .translation(Double(i * tw), Double(j * th)), blendMode: .source) } }
+            tile = big
+        }
+        let W = canvas.pixmap.width, H = canvas.pixmap.height
+        var y = 0
+        while y < H {
+            var x = 0
+            while x < W {
+                canvas.pixmap.draw(tile, transform: .translation(Double(x), Double(y)), opacity: bg.opacity, filter: .nearest)
+                x += tile.width
+            }
+            y += tile.height
+        }
+    }
+
+    /// Dots, grid or lines, centred within the margin.
+    func drawPaper(_ paper: Paper, on canvas: inout Canvas) {
+        let s = canvas.scale
+        let W = Double(canvas.pixmap.width), H = Double(canvas.pixmap.height)
+        let step = paper.spacing * s, margin = paper.margin * s
+        let area = Rect(x: margin, y: margin, width: W - 2 * margin, height: H - 2 * margin)
+        guard area.width > 0, area.height > 0, step >= 1 else { return }
+        // Positions of the rulings along one axis: whole spacings, centred in the area.
+        func positions(_ start: Double, _ length: Double) -> [Double] {
+            let n = Int((length / step).rounded(.down))
+            let first = start + (length - Double(n) * step) / 2
+            return (0...n).map { first + Double($0) * step }
+        }
+        let xs = positions(area.minX, area.width), ys = positions(area.minY, area.height)
+        let paint = Paint(paper.color)
+        var path = Path()
+        switch paper.pattern {
+        case .blank:
+            return
+        case .dots:
+            // About 0.4 mm dots at 5 mm spacing, never below a device pixel across.
+            let r = max(0.6, step * 0.04)
+            for y in ys { for x in xs { path.append(.circle(center: Point(x, y), radius: r)) } }
+        case .grid, .lines:
+            // Hairlines: about 0.15 mm at 5 mm spacing, whole device pixels wide, on pixel edges.
+            let t = max(1, (step * 0.022).rounded())
+            func snap(_ v: Double) -> Double { (v - t / 2).rounded() }
+            // Lines run across the whole area; a grid closes on its outermost rulings. One
+            // nonzero fill covers crossings once, so they are not darker.
+            let left = paper.pattern == .grid ? snap(xs[0]) : area.minX.rounded()
+            let right = paper.pattern == .grid ? snap(xs[xs.count - 1]) + t : area.maxX.rounded()
+            for y in ys { path.append(.rect(Rect(x: left, y: snap(y), width: right - left, height: t))) }
+            if paper.pattern == .grid {
+                let top = snap(ys[0]), bottom = snap(ys[ys.count - 1]) + t
+                for x in xs { path.append(.rect(Rect(x: snap(x), y: top, width: t, height: bottom - top))) }
+            }
+        }
+        canvas.pixmap.fill(path, paint: paint)
+    }
+}

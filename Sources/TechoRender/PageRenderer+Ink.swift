@@ -1,0 +1,122 @@
+// Ink layers (PRODUCT.md §4). Each ink element is drawn into its own transparent, bbox-sized
+// layer and composited once, so an eraser (destination-out with its smoothed outline) clears only
+// that layer and reveals whatever lies beneath. Every stroke is one nonzero fill of its outline
+// (the stroker's pieces are covered once), so a translucent stroke never darkens where it
+// crosses itself.
+//
+// Highlighters: their strokes go to a second layer of the same ink element, composited with
+// multiply *under* the element's pen strokes: on paper a highlighter dulls nothing drawn in ink,
+// whatever order the strokes were made in. Erasers clear both layers.
+
+import TechoModel
+import TechoRaster
+
+extension PageRenderer {
+    func drawInk(_ ink: InkContent, element e: Element, on canvas: inout Canvas) throws {
+        var bounds = Rect.null
+        for (i, s) in ink.strokes.enumerated() where s.tool != .eraser {
+            do { bounds = bounds.union(try strokeBounds(s)) } catch {
+                throw RenderError(pageID: canvas.page.id, elementID: e.id, message: "strokes[\(i)]: \(error)")
+            }
+        }
+        guard !bounds.isNull, var pen = canvas.layer(coveringDevice: bounds.applying(canvas.device)) else { return }
+        var marker: Layer?
+        let local = pen.local(canvas.device)
+        let tolerance = 0.05 / canvas.scale
+        for (i, s) in ink.strokes.enumerated() {
+            switch s.tool {
+            case .eraser:
+                let outline = Pencil(width: s.width).outline(s.points.map(pencilPoint), tolerance: tolerance)
+                let paint = Paint(color: .black, blendMode: .destinationOut)
+                pen.pixmap.fill(outline, paint: paint, transform: local)
+                marker?.pixmap.fill(outline, paint: paint, transform: local)
+            case .highlighter:
+                if marker == nil { marker = Layer(x0: pen.x0, y0: pen.y0, pixmap: Pixmap(width: pen.pixmap.width, height: pen.pixmap.height)) }
+                let path = s.points.count == 1 ? Path.polyline([s.points[0].point]) : Pencil.smoothPath(through: s.points.map(\.point))
+                // Flat chisel ends: a highlighter's felt tip is cut square.
+                var style = StrokeStyle(s, cap: .butt)
+                if s.points.count == 1 { style.cap = .square }
+                marker?.pixmap.stroke(path, style: style, paint: Paint(s.color, opacity: s.opacity), transform: local)
+            default:
+                do { try drawStroke(s, into: &pen.pixmap, transform: local, tolerance: tolerance) } catch {
+                    throw RenderError(pageID: canvas.page.id, elementID: e.id, message: "strokes[\(i)]: \(error)")
+                }
+            }
+        }
+        if let marker { canvas.composite(marker, opacity: e.opacity, blendMode: .multiply) }
+        canvas.composite(pen, opacity: e.opacity)
+    }
+
+    /// One pen stroke (not eraser or highlighter) into `target`.
+    private func drawStroke(_ s: Stroke, into target: inout Pixmap, transform: Transform, tolerance: Double) throws {
+        let paint = Paint(s.color, opacity: s.opacity)
+        let style = StrokeStyle(s)
+        var shape: Path
+        switch s.tool {
+        case .pencil:
+            let hasPressure = s.points.contains { $0.pressure != nil }
+            if hasPressure && style.dash.isEmpty && s.cap == .round && s.join == .round {
+                // Pressure varies the width: the pencil's variable-width outline.
+                target.fill(Pencil(width: s.width).outline(s.points.map(pencilPoint), tolerance: tolerance), paint: paint, transform: transform)
+                return
+            }
+            shape = s.points.count == 1 ? .polyline([s.points[0].point]) : Pencil.smoothPath(through: s.points.map(\.point))
+        case .line, .dash:
+            shape = .polyline([s.from ?? .zero, s.to ?? .zero])
+        case .rect:
+            shape = .rect(Rect.bounding([s.from ?? .zero, s.to ?? .zero]))
+        case .ellipse:
+            shape = .ellipse(in: Rect.bounding([s.from ?? .zero, s.to ?? .zero]))
+        case .path:
+            do { shape = try Path(svgPathData: s.d ?? "") } catch { throw InkFailure("d: \(error)") }
+        case .highlighter, .eraser:
+            return
+        }
+        guard let fill = s.fill, s.tool == .rect || s.tool == .ellipse || s.tool == .path else {
+            target.stroke(shape, style: style, paint: paint, transform: transform)
+            return
+        }
+        if s.opacity >= 1 {
+            target.fill(shape, paint: Paint(fill), rule: s.fillRule, transform: transform)
+            target.stroke(shape, style: style, paint: paint, transform: transform)
+            return
+        }
+        // Fill and outline overlap along the inner half of the pen: group them so the
+        // stroke's opacity applies once.
+        let b = try strokeBounds(s).applying(transform)
+        let box = IntRect(x0: Int(b.minX.rounded(.down)) - 1, y0: Int(b.minY.rounded(.down)) - 1,
+                          x1: Int(b.maxX.rounded(.up)) + 1, y1: Int(b.maxY.rounded(.up)) + 1)
+            .intersection(IntRect(x0: 0, y0: 0, x1: target.width, y1: target.height))
+        guard !box.isEmpty else { return }
+        var group = Pixmap(width: box.width, height: box.height)
+        let t = transform.concatenating(.translation(Double(-box.x0), Double(-box.y0)))
+        group.fill(shape, paint: Paint(fill), rule: s.fillRule, transform: t)
+        group.stroke(shape, style: style, paint: Paint(s.color), transform: t)
+        target.composite(group, x: box.x0, y: box.y0, opacity: s.opacity)
+    }
+
+    /// A stroke's page-space bounds, pen width (and miter spikes) included.
+    func strokeBounds(_ s: Stroke) throws -> Rect {
+        var r: Rect
+        switch s.tool {
+        case .pencil, .highlighter, .eraser:
+            r = Rect.bounding(s.points.map(\.point))
+            // The smoothing spline may bulge a little beyond its points.
+            if !r.isNull { r = r.outset(by: 0.1 * max(r.width, r.height)) }
+        case .line, .dash, .rect, .ellipse: r = Rect.bounding([s.from ?? .zero, s.to ?? .zero])
+        case .path:
+            do { r = try Path(svgPathData: s.d ?? "").bounds } catch { throw InkFailure("d: \(error)") }
+        }
+        if r.isNull { return r }
+        let reach = s.join == .miter ? max(1, s.miterLimit) : 1.5
+        return r.outset(by: s.width / 2 * reach + 1)
+    }
+
+    private func pencilPoint(_ p: StrokePoint) -> PencilPoint { PencilPoint(p.point, pressure: p.pressure) }
+}
+
+/// An ink stroke that cannot be drawn (bad SVG path data).
+struct InkFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}

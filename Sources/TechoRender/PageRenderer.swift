@@ -1,0 +1,121 @@
+// The page compositor: walks a page's model (background, then elements bottom to top) and draws
+// it with TechoRaster and TechoText, as resvg walks its tree. Anything made of more than one
+// drawing call, or with an eraser or blend mode, is drawn into its own bounding-box layer and
+// composited once.
+
+import Foundation
+import TechoCodecs
+import TechoModel
+import TechoRaster
+import TechoText
+
+/// Renders pages to pixels. Thread-safe: one renderer may render several pages at once, sharing
+/// its caches of decoded images and laid-out text.
+public final class PageRenderer: @unchecked Sendable {
+    /// The largest side of a rendered page, device pixels (PRODUCT.md §10).
+    public static let maxSide = 16384
+    /// The largest rendered page area, device pixels (PRODUCT.md §10).
+    public static let maxPixels = 100_000_000
+
+    let images: ImageCache
+    private let textLock = NSLock()
+    private var layouts: [TextContent: LaidOutText] = [:]
+
+    /// A renderer that finds each asset's file with `assetURL` (usually `JournalStore.assetURL`).
+    public init(assetURL: @escaping (AssetRef) throws -> URL) {
+        images = ImageCache(assetURL: assetURL)
+    }
+
+    /// Renders `page` at `scale` × its pixel size (`RenderedPage.dpi` is `page.dpi × scale`).
+    ///
+    /// - Throws: `RenderError` naming the page and element: a page over the limits at this
+    ///   scale (checked before any pixel is allocated), an asset that is missing or corrupt,
+    ///   text that cannot be laid out, SVG path data that does not parse.
+    public func render(_ page: Page, scale: Double = 1) throws -> RenderedPage {
+        precondition(scale.isFinite && scale > 0, "render scale must be positive and finite, got \(scale)")
+        let size = try resolvedSize(of: page)
+        let (w, h) = try deviceSize(page: page, size: size, scale: scale)
+        var canvas = Canvas(page: page, scale: scale, pixmap: Pixmap(width: w, height: h))
+        do { try drawBackground(page.background, on: &canvas) } catch let e as RenderError { throw e } catch {
+            throw RenderError(pageID: page.id, message: "background: \(error)")
+        }
+        for element in page.elements where !element.hidden && element.opacity > 0 {
+            do {
+                try draw(element, on: &canvas)
+            } catch let e as RenderError {
+                throw e
+            } catch {
+                throw RenderError(pageID: page.id, elementID: element.id, message: "\(error)")
+            }
+        }
+        return RenderedPage(pixmap: canvas.pixmap, dpi: page.dpi * scale, warnings: canvas.warnings)
+    }
+
+    /// The page's size in page pixels, with an `auto` side grown to the content's bounds plus
+    /// `page.margin` (content at negative coordinates does not extend the page).
+    /// - Throws: `RenderError` when a text element cannot be laid out.
+    public func resolvedSize(of page: Page) throws -> (width: Double, height: Double) {
+        if let w = page.size.width, let h = page.size.height { return (w, h) }
+        var content = Rect.null
+        for e in page.elements where !e.hidden {
+            do { content = content.union(try pageBounds(of: e)) } catch {
+                throw RenderError(pageID: page.id, elementID: e.id, message: "\(error)")
+            }
+        }
+        func side(_ fixed: Double?, _ extent: Double) -> Double {
+            if let fixed { return fixed }
+            let end = content.isNull ? 0 : extent
+            return max(1, (max(0, end) + page.margin).rounded(.up))
+        }
+        return (side(page.size.width, content.maxX), side(page.size.height, content.maxY))
+    }
+
+    /// A text element's natural size: its laid-out box, page pixels.
+    /// - Throws: `TextError` when the text cannot be laid out (bad font file, too long).
+    public func naturalSize(of text: TextContent) throws -> (width: Double, height: Double) {
+        let l = try layout(text)
+        return (l.width, l.height)
+    }
+
+    /// The device size of a page at `scale`, refused over the limits before allocating.
+    func deviceSize(page: Page, size: (width: Double, height: Double), scale: Double) throws -> (Int, Int) {
+        let w = (size.width * scale).rounded(), h = (size.height * scale).rounded()
+        let limit = "the limit is \(PageRenderer.maxSide) px a side and \(PageRenderer.maxPixels / 1_000_000) megapixels"
+        let shown = "\(formatted(w))x\(formatted(h)) px"
+        guard w <= Double(PageRenderer.maxSide), h <= Double(PageRenderer.maxSide) else {
+            throw RenderError(pageID: page.id, message: "at scale \(formatted(scale)) the page is \(shown); \(limit)")
+        }
+        guard w * h <= Double(PageRenderer.maxPixels) else {
+            throw RenderError(pageID: page.id, message: "at scale \(formatted(scale)) the page is \(shown) (\(formatted((w * h / 1e6 * 10).rounded() / 10)) megapixels); \(limit)")
+        }
+        return (max(1, Int(w)), max(1, Int(h)))
+    }
+
+    /// The laid-out text of a text element, cached (layout is the expensive part of text).
+    func layout(_ text: TextContent) throws -> LaidOutText {
+        textLock.lock()
+        if let l = layouts[text] { textLock.unlock(); return l }
+        textLock.unlock()
+        let l = try TextLayout.layout(text.text, style: TextStyle(text))
+        textLock.lock()
+        layouts[text] = l
+        textLock.unlock()
+        return l
+    }
+
+    /// One element, bottom-up order already decided by the caller.
+    private func draw(_ e: Element, on canvas: inout Canvas) throws {
+        switch e.content {
+        case .image(let image): try drawImage(image, element: e, on: &canvas)
+        case .photo(let photo): try drawPhoto(photo, element: e, on: &canvas)
+        case .text(let text): try drawText(text, element: e, on: &canvas)
+        case .ink(let ink): try drawInk(ink, element: e, on: &canvas)
+        case .washi(let washi): try drawWashi(washi, element: e, on: &canvas)
+        }
+    }
+}
+
+/// A number without a trailing `.0`.
+func formatted(_ v: Double) -> String {
+    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+}

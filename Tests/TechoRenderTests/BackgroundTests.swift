@@ -1,0 +1,90 @@
+import Foundation
+import TechoModel
+import TechoRaster
+@testable import TechoRender
+import Testing
+
+@Suite struct BackgroundTests {
+    @Test func colourFillsThePage() throws {
+        let f = try RenderFixture()
+        let r = try f.renderer().render(page(120, 80, background: Background(color: RGBA(r: 0x33, g: 0x66, b: 0x99)), []))
+        #expect(r.pixmap.width == 120 && r.pixmap.height == 80)
+        for (x, y) in [(0, 0), (60, 40), (119, 79)] { #expect(near(px(r.pixmap, x, y), (0x33, 0x66, 0x99), tol: 0)) }
+        #expect(r.dpi == 72)
+    }
+
+    @Test func transparentBackgroundStaysTransparent() throws {
+        let f = try RenderFixture()
+        let r = try f.renderer().render(page(40, 40, background: Background(color: nil), []))
+        #expect(r.pixmap.pixel(20, 20).a == 0)
+    }
+
+    @Test func dotsRepeatAtTheSpacingCentredInTheMargin() throws {
+        let f = try RenderFixture()
+        // 200 px, margin 10 → area 180 → 9 spacings of 20 → dots at 10, 30, …, 190 (pixel corners).
+        let paper = try Paper(pattern: .dots, spacing: 20, color: .black, margin: 10)
+        let p = try f.renderer().render(page(200, 200, background: Background(color: .white, paper: paper), [])).pixmap
+        func darkness(_ cx: Int, _ cy: Int) -> Int {
+            var d = 0
+            for y in (cy - 1)...cy { for x in (cx - 1)...cx { d += 255 - px(p, x, y).r } }
+            return d
+        }
+        let dot = darkness(30, 30)
+        #expect(dot > 200)
+        for k in 0..<9 { #expect(abs(darkness(10 + 20 * k, 30) - dot) <= 8, "dot \(k) differs") }
+        #expect(darkness(40, 40) == 0)   // between dots
+        #expect(darkness(5, 5) == 0)     // inside the margin
+    }
+
+    @Test func gridLinesAreCrispWholePixels() throws {
+        let f = try RenderFixture()
+        let paper = try Paper(pattern: .grid, spacing: 20, color: .black, margin: 0)
+        let p = try f.renderer().render(page(100, 100, background: Background(color: .white, paper: paper), [])).pixmap
+        // Lines at 0, 20, …, 100, one pixel wide, fully dark, their neighbours untouched.
+        #expect(near(px(p, 20, 50), (0, 0, 0), tol: 0) || near(px(p, 19, 50), (0, 0, 0), tol: 0))
+        #expect(near(px(p, 30, 50), (255, 255, 255), tol: 0))
+        var darkColumns = 0
+        for x in 15..<25 where px(p, x, 50).r < 128 { darkColumns += 1 }
+        #expect(darkColumns == 1)
+    }
+
+    @Test(arguments: BackgroundImage.Mode.allCases)
+    func imageModes(mode: BackgroundImage.Mode) throws {
+        let f = try RenderFixture()
+        let asset = try f.addPNG(quadrants(20))
+        let bg = Background(color: .white, image: try BackgroundImage(asset: asset, mode: mode))
+        let p = try f.renderer().render(page(80, 40, background: bg, [])).pixmap
+        switch mode {
+        case .tile:
+            // Exact copies every 20 px.
+            for (x, y) in [(5, 5), (25, 5), (45, 25), (65, 35)] {
+                #expect(p.pixel(x, y) == p.pixel(x % 20, y % 20))
+            }
+            #expect(near(px(p, 45, 5), (255, 0, 0), tol: 0))
+        case .stretch:
+            #expect(near(px(p, 10, 5), (255, 0, 0)))
+            #expect(near(px(p, 70, 35), (255, 255, 0)))
+        case .cover:
+            // 80x80 centred: y −20…60, so the quadrants meet at y = 20.
+            #expect(near(px(p, 10, 5), (255, 0, 0)))
+            #expect(near(px(p, 70, 15), (0, 255, 0)))
+            #expect(near(px(p, 70, 35), (255, 255, 0)))
+        case .contain:
+            // 40x40 centred: white on both sides.
+            #expect(near(px(p, 5, 20), (255, 255, 255)))
+            #expect(near(px(p, 25, 5), (255, 0, 0)))
+        case .center:
+            #expect(near(px(p, 5, 20), (255, 255, 255)))
+            #expect(near(px(p, 35, 15), (255, 0, 0), tol: 0))
+            #expect(near(px(p, 45, 25), (255, 255, 0), tol: 0))
+        }
+    }
+
+    @Test func imageOpacityBlendsWithTheColour() throws {
+        let f = try RenderFixture()
+        let asset = try f.addPNG(solid(10, 10, (0, 0, 0, 255)))
+        let bg = Background(color: .white, image: try BackgroundImage(asset: asset, mode: .tile, opacity: 0.5))
+        let p = try f.renderer().render(page(30, 30, background: bg, [])).pixmap
+        #expect(abs(px(p, 15, 15).r - 128) <= 1)
+    }
+}
