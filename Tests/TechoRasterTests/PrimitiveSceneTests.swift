@@ -20,7 +20,7 @@ import Testing
     /// | --- | --- | --- | --- |
     /// | circle_fill | 57.8 | 16 | cairo flattens arcs at 0.1 px, so its edge is a little inside the circle |
     /// | dashed_line | 63.3 | 11 | cairo's 17x15 sample grid rounds edge coverage |
-    /// | ellipse_stroke | 54.0 | 11 | where the stroker's pieces overlap at an edge pixel, their coverage adds |
+    /// | ellipse_stroke | 54.0 | 11 | cairo flattens at 0.1 px (we use 0.02) and rounds coverage to its sample grid |
     /// | eraser_layer | 63.2 | 0 | |
     /// | photo_downscale | 66.2 | 0 | max delta 1: an exact 8x box mean, as cairo's GOOD filter |
     /// | polyline_butt_miter | 68.8 | 0 | |
