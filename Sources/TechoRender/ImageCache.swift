@@ -1,7 +1,8 @@
 // Decoded images, kept per (asset, decode scale) for the renderer's lifetime, so a page that
 // shows one sticker twice, or a multi-page export that reuses a paper texture, decodes it once.
 // JPEGs are decoded at the smallest DCT scale (1/8, 1/4, 1/2, 1) that still gives the device
-// size the page needs; PNGs always decode whole (libpng has no reduced decode).
+// size the page needs; PNGs (libpng has no reduced decode) are box-averaged to the same scale
+// once, when they are decoded.
 
 import Foundation
 import TechoCodecs
@@ -35,12 +36,10 @@ final class ImageCache: @unchecked Sendable {
     /// - Throws: a message naming the asset path (`assets/….jpg: corrupt JPEG data: …`).
     func image(_ asset: AssetRef, natural: (Double, Double), needed: (Double, Double)) throws -> Pixmap {
         var denominator = 1
-        if asset.ext != "png" {
-            // The largest power-of-two reduction that still covers the needed size.
-            for d in [8, 4, 2] where natural.0 / Double(d) >= needed.0 && natural.1 / Double(d) >= needed.1 {
-                denominator = d
-                break
-            }
+        // The largest power-of-two reduction that still covers the needed size.
+        for d in [8, 4, 2] where natural.0 / Double(d) >= needed.0 && natural.1 / Double(d) >= needed.1 {
+            denominator = d
+            break
         }
         let key = Key(asset: asset, denominator: denominator)
         lock.lock()
@@ -53,6 +52,22 @@ final class ImageCache: @unchecked Sendable {
         let result = Result { try decode(asset, denominator: denominator, natural: natural) }
         slot.result = result
         return try result.get()
+    }
+
+    private var derivedImages: [AnyHashable: Pixmap] = [:]
+
+    /// A pixmap computed from decoded pixels (a cropped and adjusted photo), made once per key.
+    /// Two threads may both make it the first time; they make the same pixels.
+    func derived(_ key: AnyHashable, make: () -> Pixmap) -> Pixmap {
+        lock.lock()
+        let known = derivedImages[key]
+        lock.unlock()
+        if let known { return known }
+        let p = make()
+        lock.lock()
+        derivedImages[key] = p
+        lock.unlock()
+        return p
     }
 
     /// The asset's natural (displayed) size, from its header, cached.
@@ -84,7 +99,11 @@ final class ImageCache: @unchecked Sendable {
         let minimum = denominator == 1 ? nil
             : (width: Int((natural.0 / Double(denominator)).rounded(.up)), height: Int((natural.1 / Double(denominator)).rounded(.up)))
         do {
-            return try ImageDecoder.decode(contentsOf: url.path, minimumSize: minimum).pixels
+            let decoded = try ImageDecoder.decode(contentsOf: url.path, minimumSize: minimum)
+            // PNG has no reduced decode: box-average it once here, as the DCT does for JPEG,
+            // instead of on every draw.
+            let reduction = denominator / decoded.scaleDenominator
+            return reduction > 1 ? decoded.pixels.downsampled(by: reduction) : decoded.pixels
         } catch let e as ImageError {
             // Name the asset as the journal does, not by the machine's absolute path.
             throw failure(asset, e)

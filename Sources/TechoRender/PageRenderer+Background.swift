@@ -8,11 +8,18 @@ import TechoRaster
 
 extension PageRenderer {
     func drawBackground(_ bg: Background, on canvas: inout Canvas) throws {
-        if let c = bg.color, c.a > 0 {
-            let p = Color(c).premultiplied8
-            canvas.pixmap.fill(r: p.r, g: p.g, b: p.b, a: p.a)
+        // An opaque colour under a tiled image: the tile is composed over the colour once and
+        // then copied, one pass over the page instead of two.
+        if let c = bg.color, c.a == 255, let image = bg.image, image.mode == .tile, image.opacity > 0 {
+            let (iw, ih) = try images.naturalSize(image.asset)
+            try drawTiles(image, natural: (iw, ih), over: c, on: &canvas)
+        } else {
+            if let c = bg.color, c.a > 0 {
+                let p = Color(c).premultiplied8
+                canvas.pixmap.fill(r: p.r, g: p.g, b: p.b, a: p.a)
+            }
+            if let image = bg.image, image.opacity > 0 { try drawBackgroundImage(image, on: &canvas) }
         }
-        if let image = bg.image, image.opacity > 0 { try drawBackgroundImage(image, on: &canvas) }
         if let paper = bg.paper, paper.pattern != .blank { drawPaper(paper, on: &canvas) }
     }
 
@@ -24,7 +31,7 @@ extension PageRenderer {
         var rect: Rect
         switch bg.mode {
         case .tile:
-            try drawTiles(bg, natural: (iw, ih), on: &canvas)
+            try drawTiles(bg, natural: (iw, ih), over: nil, on: &canvas)
             return
         case .cover, .contain:
             let k = bg.mode == .cover ? max(pw / iw, ph / ih) : min(pw / iw, ph / ih)
@@ -42,7 +49,8 @@ extension PageRenderer {
 
     /// Tiles from the page origin at the image's natural size: the tile is resampled once to
     /// whole device pixels, then copied exactly, so seams never show.
-    private func drawTiles(_ bg: BackgroundImage, natural: (Double, Double), on canvas: inout Canvas) throws {
+    /// With `base`, the tile is composed over that opaque colour and copied.
+    private func drawTiles(_ bg: BackgroundImage, natural: (Double, Double), over base: RGBA?, on canvas: inout Canvas) throws {
         let s = canvas.scale
         let tw = max(1, Int((natural.0 * s).rounded())), th = max(1, Int((natural.1 * s).rounded()))
         let img = try images.image(bg.asset, natural: natural, needed: (Double(tw), Double(th)))
@@ -58,12 +66,22 @@ extension PageRenderer {
             for j in 0..<ry { for i in 0..<rx { big.draw(tile, transform: .translation(Double(i * tw), Double(j * th)), blendMode: .source) } }
             tile = big
         }
+        var opacity = bg.opacity, mode = BlendMode.sourceOver
+        if let base {
+            let p = Color(base).premultiplied8
+            var composed = Pixmap(width: tile.width, height: tile.height)
+            composed.fill(r: p.r, g: p.g, b: p.b, a: p.a)
+            composed.composite(tile, x: 0, y: 0, opacity: bg.opacity)
+            tile = composed
+            opacity = 1
+            mode = .source
+        }
         let W = canvas.pixmap.width, H = canvas.pixmap.height
         var y = 0
         while y < H {
             var x = 0
             while x < W {
-                canvas.pixmap.draw(tile, transform: .translation(Double(x), Double(y)), opacity: bg.opacity, filter: .nearest)
+                canvas.pixmap.draw(tile, transform: .translation(Double(x), Double(y)), opacity: opacity, blendMode: mode, filter: .nearest)
                 x += tile.width
             }
             y += tile.height

@@ -88,8 +88,12 @@ extension PageRenderer {
         let px0 = max(0, Int((g.crop.minX * sx).rounded(.down))), py0 = max(0, Int((g.crop.minY * sy).rounded(.down)))
         let px1 = min(img.width, max(px0 + 1, Int((g.crop.maxX * sx).rounded(.up))))
         let py1 = min(img.height, max(py0 + 1, Int((g.crop.maxY * sy).rounded(.up))))
-        var picture = (px0, py0, px1, py1) == (0, 0, img.width, img.height) ? img : img.cropped(x0: px0, y0: py0, x1: px1, y1: py1)
-        picture = PhotoAdjustments(photo).applied(to: picture)
+        let adjustments = PhotoAdjustments(photo)
+        var picture = img
+        if (px0, py0, px1, py1) != (0, 0, img.width, img.height) || !adjustments.isIdentity {
+            let key = DerivedPicture(asset: photo.image.asset, size: [img.width, img.height, px0, py0, px1, py1], steps: adjustments.steps)
+            picture = images.derived(key) { adjustments.applied(to: img.cropped(x0: px0, y0: py0, x1: px1, y1: py1)) }
+        }
         let pictureToElement = Transform.scale(1 / sx, 1 / sy)
             .concatenating(.translation(Double(px0) / sx - g.crop.minX + g.picture.minX, Double(py0) / sy - g.crop.minY + g.picture.minY))
 
@@ -102,10 +106,11 @@ extension PageRenderer {
         guard var layer = canvas.layer(coveringDevice: reach) else { return }
         let local = layer.local(t)
         if photo.shadow {
-            var shadow = Pixmap(width: layer.pixmap.width, height: layer.pixmap.height)
-            shadow.fill(g.silhouette, paint: Paint(color: Color(r: 0.16, g: 0.11, b: 0.07, a: 0.42)),
-                        transform: local.concatenating(.translation(shadowOffset, shadowOffset)))
-            layer.pixmap = shadow.blurred(radius: shadowBlur)
+            let lw = layer.pixmap.width, lh = layer.pixmap.height
+            let mask = SoftShadow.mask(g.silhouette, transform: local.concatenating(.translation(shadowOffset, shadowOffset)),
+                                       sigma: shadowBlur, width: lw, height: lh)
+            layer.pixmap.fill(.rect(Rect(x: 0, y: 0, width: Double(lw), height: Double(lh))),
+                              paint: Paint(color: Color(r: 0.16, g: 0.11, b: 0.07, a: 0.42)), clip: mask)
         }
         if photo.frame != .none {
             layer.pixmap.fill(g.silhouette, paint: Paint(g.cardColor), transform: local)
@@ -121,6 +126,13 @@ extension PageRenderer {
         }
         canvas.composite(layer, opacity: e.opacity, clip: canvas.slotClip(e))
     }
+}
+
+/// What a cropped, adjusted photo is made from: its cache key.
+struct DerivedPicture: Hashable {
+    var asset: AssetRef
+    var size: [Int]
+    var steps: [[Float]]
 }
 
 extension Rect {

@@ -3,4 +3,5 @@ let benchSections: [(String, () -> Void)] = [
     ("codecs", codecBench),
     ("raster", rasterBench),
     ("text", textBench),
+    ("render", renderBench),
 ]
