@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "TechoText", dependencies: ["TechoGeometry", "TechoRaster", "CFreeType", "CHarfBuzz", "CFontconfig"]),
         .target(name: "TechoModel", dependencies: ["TechoGeometry"]),
         .target(name: "TechoRender", dependencies: ["TechoModel", "TechoGeometry", "TechoRaster", "TechoCodecs", "TechoText"]),
-        .target(name: "TechoCommands", dependencies: ["TechoModel", "TechoRender", "TechoCodecs", "TechoText"]),
+        .target(name: "TechoCommands", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoText"]),
         .executableTarget(name: "techo", dependencies: ["TechoCommands"]),
         .executableTarget(name: "techo-assets", dependencies: ["TechoCodecs", "TechoRaster"], path: "Sources/techo-assets"),
         .executableTarget(name: "techo-bench", dependencies: ["TechoRender", "TechoCodecs", "TechoRaster", "TechoText", "TechoModel"], path: "Sources/techo-bench"),
@@ -39,7 +39,7 @@ let package = Package(
         .testTarget(name: "TechoTextTests", dependencies: ["TechoText", "TechoTestSupport"]),
         .testTarget(name: "TechoModelTests", dependencies: ["TechoModel"]),
         .testTarget(name: "TechoRenderTests", dependencies: ["TechoRender", "TechoTestSupport"]),
-        .testTarget(name: "TechoCommandsTests", dependencies: ["TechoCommands", "TechoTestSupport"]),
+        .testTarget(name: "TechoCommandsTests", dependencies: ["TechoCommands", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -5,28 +5,29 @@ import Glibc
 import Darwin
 #endif
 
-enum FileBytes {
-    /// The bytes of the file at `path`; throws `ImageError` naming the path.
-    static func contents(of path: String, maxBytes: Int) throws -> [UInt8] {
+public enum FileBytes {
+    /// The bytes of the file at `path`; throws `ImageError` naming the file as `name` (default: the path).
+    public static func contents(of path: String, name: String? = nil, maxBytes: Int) throws -> [UInt8] {
+        let file = name ?? path
         let fd = open(path, O_RDONLY)
-        if fd < 0 { throw ImageError(file: path, format: nil, reason: .unreadable(String(cString: strerror(errno)))) }
+        if fd < 0 { throw ImageError(file: file, format: nil, reason: .unreadable(String(cString: strerror(errno)))) }
         defer { close(fd) }
         var st = stat()
         if fstat(fd, &st) != 0 {
-            throw ImageError(file: path, format: nil, reason: .unreadable(String(cString: strerror(errno))))
+            throw ImageError(file: file, format: nil, reason: .unreadable(String(cString: strerror(errno))))
         }
         if (st.st_mode & S_IFMT) == S_IFDIR {
-            throw ImageError(file: path, format: nil, reason: .unreadable("is a directory"))
+            throw ImageError(file: file, format: nil, reason: .unreadable("is a directory"))
         }
         let size = Int(st.st_size)
-        if size > maxBytes { throw ImageError(file: path, format: nil, reason: .fileTooLarge(bytes: size, limit: maxBytes)) }
+        if size > maxBytes { throw ImageError(file: file, format: nil, reason: .fileTooLarge(bytes: size, limit: maxBytes)) }
         var bytes = [UInt8](repeating: 0, count: size)
         var done = 0
         while done < size {
             let n = bytes.withUnsafeMutableBytes { p in read(fd, p.baseAddress! + done, size - done) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw ImageError(file: path, format: nil, reason: .unreadable(String(cString: strerror(errno))))
+                throw ImageError(file: file, format: nil, reason: .unreadable(String(cString: strerror(errno))))
             }
             if n == 0 { break }  // the file shrank while we read it
             done += n

@@ -106,7 +106,9 @@ public enum Techo {
     }
 
     static func fail(_ io: CommandIO, _ code: ExitCode, _ message: String) -> Int32 {
-        io.err("techo: error: \(message)\n")
+        for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
+            io.err("techo: error: \(line)\n")
+        }
         return code.rawValue
     }
 }

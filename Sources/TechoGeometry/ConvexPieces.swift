@@ -12,7 +12,7 @@ struct ConvexPieces {
     var scratch: [Point] = []
     /// Largest chord angle for arcs of the current radius (see `setRadius`).
     private(set) var radius = 0.0
-    private var maxStep = Double.pi / 2
+    private(set) var maxStep = Double.pi / 2
     let tolerance: Double
 
     /// Most segments any one arc becomes, so absurd radii cannot make huge pieces.
@@ -35,7 +35,10 @@ struct ConvexPieces {
     }
 
     /// Segments for an arc of `angle` radians at the current radius.
-    func arcSegments(_ angle: Double) -> Int {
+    func arcSegments(_ angle: Double) -> Int { ConvexPieces.arcSegments(angle, maxStep: maxStep) }
+
+    /// Segments for an arc of `angle` radians with chords of at most `maxStep` radians.
+    static func arcSegments(_ angle: Double, maxStep: Double) -> Int {
         let n = (Swift.abs(angle) / maxStep).rounded(.up)
         if !(n >= 1) { return 1 }
         return Int(Swift.min(n, Double(ConvexPieces.maxArcSegments)))
@@ -77,7 +80,11 @@ struct ConvexPieces {
         defer { scratch.removeAll(keepingCapacity: true) }
         guard scratch.count >= 3 else { return }
         let area = Contour.signedArea(of: scratch)
-        guard area.isFinite, area != 0 else { return }
+        // Drop slivers whose area is rounding noise (a bevel across a U-turn, say): their
+        // sign could flip under any re-evaluation.
+        var extent = 0.0
+        for p in scratch { extent = Swift.max(extent, (p - scratch[0]).lengthSquared) }
+        guard area.isFinite, Swift.abs(area) > extent * 1e-12 else { return }
         for p in scratch where !p.isFinite { return }
         if area > 0 {
             path.move(to: scratch[0])

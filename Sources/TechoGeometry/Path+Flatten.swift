@@ -12,7 +12,8 @@ extension Path {
     /// from the true curve. Flatten in device space (after the transform) so facets stay
     /// invisible at any scale.
     ///
-    /// - Complexity: O(number of output points); at most `maxSegmentsPerCurve` per curve.
+    /// - Complexity: O(number of output points); at most `maxSegmentsPerCurve` per curve, and
+    ///   past `maxFlattenedPoints` in all the tolerance is coarsened for the whole path.
     public func flattened(tolerance: Double = Path.defaultTolerance) -> [Contour] {
         let tol = budgetedTolerance(tolerance > 0 && tolerance.isFinite ? tolerance : Path.defaultTolerance)
         var contours: [Contour] = []

@@ -2,11 +2,11 @@
 // loops or cusps within a segment; Yuksel, Schaefer & Keyser 2011), converted to cubic Béziers
 // with the Barry–Goldman tangents, and for pressure a variable-width outline: the union of the
 // convex hulls of consecutive sample discs (the swept area of a disc whose centre and radius
-// move linearly between samples), emitted as a disc at every sample plus the tangent
-// trapezoid between consecutive discs, each its own positively oriented convex contour so the
-// nonzero fill never shows beads, gaps or darker overlaps, however fast the width changes.
-// Discs plus trapezoids rather than whole hulls: the pieces then overlap along the outline only
-// near tangent points, so antialiased edges are not counted several times over.
+// move linearly between samples), emitted as the tangent trapezoid between consecutive discs
+// plus, at each sample, the disc or just the part of it the trapezoids leave uncovered; each
+// piece is its own positively oriented convex contour, so the nonzero fill never shows beads,
+// gaps or darker overlaps, however fast the width changes. Not whole hulls: consecutive hulls
+// overlap several deep along the outline, which would count edge antialiasing several times.
 
 /// One raw sample of a freehand stroke.
 public struct PencilPoint: Hashable, Sendable {
@@ -101,11 +101,11 @@ public struct Pencil: Hashable, Sendable {
     /// space); width varies linearly between samples. When every sample has the same width
     /// this is the round-capped, round-joined stroke of the smooth path (the cheaper
     /// construction); otherwise the union of the convex hulls of consecutive sample discs
-    /// (a disc per sample and the tangent trapezoid between neighbours).
+    /// (see `sweptDiscs`).
     /// Non-finite points are skipped; a width that is not positive and finite gives an empty
     /// path.
     ///
-    /// - Complexity: O(samples × arc points per disc).
+    /// - Complexity: O(samples × arc points per disc), samples bounded by a budget.
     public func outline(_ points: [PencilPoint], tolerance: Double = Path.defaultTolerance) -> Path {
         guard width > 0, width.isFinite else { return Path() }
         let tol = tolerance > 0 && tolerance.isFinite ? tolerance : Path.defaultTolerance
@@ -130,10 +130,8 @@ public struct Pencil: Hashable, Sendable {
         // Widths differ, so there are at least two points. Each sample costs a disc, so the
         // sample budget is an eighth of the flattening budget.
         let sampleTolerance = Pencil.smoothPath(through: pts).budgetedTolerance(tol, maxPoints: Path.maxFlattenedPoints / 8)
-        var pieces = ConvexPieces(tolerance: tol)
-        pieces.setRadius(r0)
-        pieces.emitDisc(first)
-        var prevC = first, prevR = r0
+        var centers: [Point] = [first]
+        var sampleRadii: [Double] = [r0]
         for i in 0..<(pts.count - 1) {
             let (c1, c2) = Pencil.controls(pts, i)
             let p0 = pts[i], p3 = pts[i + 1]
@@ -142,33 +140,130 @@ public struct Pencil: Hashable, Sendable {
                 let t = Double(k) / Double(n), u = 1 - t
                 let c = k == n ? p3 : p0 * (u * u * u) + c1 * (3 * u * u * t) + c2 * (3 * u * t * t) + p3 * (t * t * t)
                 let r = radii[i] * u + radii[i + 1] * t
-                Pencil.trapezoid(prevC, prevR, c, r, pieces: &pieces)
-                pieces.setRadius(r)
-                pieces.emitDisc(c)
-                prevC = c
-                prevR = r
+                if c == centers[centers.count - 1] {
+                    sampleRadii[sampleRadii.count - 1] = Swift.max(r, sampleRadii[sampleRadii.count - 1])
+                    continue
+                }
+                centers.append(c)
+                sampleRadii.append(r)
+            }
+        }
+        return Pencil.sweptDiscs(centers, sampleRadii, tolerance: tol)
+    }
+
+    /// Tangents between consecutive sample discs: the outer tangent normals (unit, turned by
+    /// ±α from the axis) and the distance; nil when one disc holds the other.
+    struct Tangents {
+        var plus: Point
+        var minus: Point
+        var distance: Double
+    }
+
+    static func tangents(_ c1: Point, _ r1: Double, _ c2: Point, _ r2: Double) -> Tangents? {
+        let v = c2 - c1
+        let d = v.length
+        guard d.isFinite, d > Swift.abs(r1 - r2) else { return nil }
+        // The outer tangent normals m make angle α with the axis u, cos α = (r1 − r2)/d.
+        let u = v / d
+        let cosA = (r1 - r2) / d
+        let sinA = Swift.max(0, 1 - cosA * cosA).squareRoot()
+        return Tangents(plus: Point(u.x * cosA - u.y * sinA, u.x * sinA + u.y * cosA),
+                        minus: Point(u.x * cosA + u.y * sinA, -u.x * sinA + u.y * cosA),
+                        distance: d)
+    }
+
+    /// The union of the convex hulls of consecutive discs (c[i], r[i]): a tangent trapezoid
+    /// per pair, discs at the two ends, and at each interior sample either the full disc or,
+    /// when that is provably enough, only the part of it between the neighbouring trapezoids.
+    ///
+    /// That joint piece J is the polygon on the sample's circle through the four tangent
+    /// points, with arc points where the circle is neither behind the incoming trapezoid's
+    /// chord nor beyond the outgoing one's. The rest of the disc is those two caps, inside the
+    /// trapezoids when (A) the back cap, reaching r behind the centre, stays in front of the
+    /// incoming trapezoid's far chord, and (B) likewise for the front cap. Using J instead of
+    /// the disc saves points and keeps pieces from overlapping along the outline, where
+    /// overlap would count antialiasing twice.
+    static func sweptDiscs(_ c: [Point], _ r: [Double], tolerance: Double) -> Path {
+        var pieces = ConvexPieces(tolerance: tolerance)
+        let n = c.count
+        guard n > 0 else { return pieces.path }
+        // A trapezoid is 5 elements, a joint piece about 6 to 8; growing a large path by
+        // doubling costs more than the slack.
+        pieces.path.reserveCapacity(Swift.min(1 << 22, 13 * n + 64))
+        var tan: [Tangents?] = []
+        tan.reserveCapacity(n)
+        for k in 0..<(n - 1) {
+            let t = tangents(c[k], r[k], c[k + 1], r[k + 1])
+            tan.append(t)
+            if let t {
+                pieces.scratch.append(c[k] + t.minus * r[k])
+                pieces.scratch.append(c[k + 1] + t.minus * r[k + 1])
+                pieces.scratch.append(c[k + 1] + t.plus * r[k + 1])
+                pieces.scratch.append(c[k] + t.plus * r[k])
+                pieces.emit()
+            }
+        }
+        var entries: [(Double, Point)] = []
+        for i in 0..<n {
+            pieces.setRadius(r[i])
+            guard i > 0, i < n - 1, let prev = tan[i - 1], let next = tan[i],
+                  joint(c[i], r[i], prev: prev, prevRadius: r[i - 1], next: next, nextRadius: r[i + 1],
+                        entries: &entries, pieces: &pieces)
+            else {
+                pieces.emitDisc(c[i])
+                continue
             }
         }
         return pieces.path
     }
 
-    /// Emits the part of the convex hull of discs (c1, r1) and (c2, r2) between their outer
-    /// tangent points (the hull is this trapezoid plus the two discs); nothing when one disc
-    /// holds the other.
-    static func trapezoid(_ c1: Point, _ r1: Double, _ c2: Point, _ r2: Double, pieces: inout ConvexPieces) {
-        let v = c2 - c1
-        let d = v.length
-        guard d.isFinite, d > Swift.abs(r1 - r2) else { return }
-        // The outer tangent normals m make angle α with the axis u, cos α = (r1 − r2)/d.
-        let u = v / d
-        let cosA = (r1 - r2) / d
-        let sinA = Swift.max(0, 1 - cosA * cosA).squareRoot()
-        let mMinus = Point(u.x * cosA + u.y * sinA, -u.x * sinA + u.y * cosA)   // u turned by −α
-        let mPlus = Point(u.x * cosA - u.y * sinA, u.x * sinA + u.y * cosA)     // u turned by +α
-        pieces.scratch.append(c1 + mMinus * r1)
-        pieces.scratch.append(c2 + mMinus * r2)
-        pieces.scratch.append(c2 + mPlus * r2)
-        pieces.scratch.append(c1 + mPlus * r1)
+    /// Emits the joint piece at (c, r) and returns true, or returns false when the full disc
+    /// is needed (see `sweptDiscs`).
+    private static func joint(_ c: Point, _ r: Double, prev: Tangents, prevRadius r0: Double, next: Tangents,
+                              nextRadius r2: Double, entries: inout [(Double, Point)], pieces: inout ConvexPieces) -> Bool {
+        // (A) and (B): the caps, r deep beyond the centre along each axis, stay inside.
+        guard prev.distance - r >= r0 * (r0 - r) / prev.distance,
+              next.distance - r >= r2 * (r2 - r) / next.distance else { return false }
+        // Angles on this circle, measured from the outgoing "−" tangent point.
+        let base = atan2Precise(next.minus.y, next.minus.x)
+        let twoPi = 2 * Double.pi
+        func delta(_ m: Point) -> Double {
+            var a = atan2Precise(m.y, m.x) - base
+            while a < 0 { a += twoPi }
+            while a >= twoPi { a -= twoPi }
+            return a
+        }
+        let d2 = delta(next.plus), d3 = delta(prev.plus), d4 = delta(prev.minus)
+        entries.removeAll(keepingCapacity: true)
+        entries.append((0, c + next.minus * r))
+        entries.append((d2, c + next.plus * r))
+        entries.append((d3, c + prev.plus * r))
+        entries.append((d4, c + prev.minus * r))
+        // The circle is outline outside the outgoing front arc (0, d2) and the incoming back
+        // arc, which runs from d3 up to d4, wrapping past 0 when d4 < d3.
+        // The nested function must not capture `pieces`: holding a copy while `pieces` grows
+        // would copy the whole output path on every joint.
+        let maxStep = pieces.maxStep
+        func arc(_ a: Double, _ b: Double) {
+            guard b > a else { return }
+            let steps = ConvexPieces.arcSegments(b - a, maxStep: maxStep)
+            guard steps > 1 else { return }
+            for k in 1..<steps {
+                let da = a + (b - a) * Double(k) / Double(steps)
+                let t = base + da
+                entries.append((da, Point(c.x + r * cosPrecise(t), c.y + r * sinPrecise(t))))
+            }
+        }
+        if d3 <= d4 {
+            if d3 > d2 { arc(d2, d3) }
+            arc(Swift.max(d4, d2), twoPi)
+        } else {
+            arc(Swift.max(d2, d4), d3)
+        }
+        // Points on one circle in angular order form a convex polygon.
+        entries.sort { $0.0 < $1.0 }
+        for e in entries { pieces.scratch.append(e.1) }
         pieces.emit()
+        return true
     }
 }

@@ -32,10 +32,14 @@ public struct Stroker: Sendable {
         var pieces = ConvexPieces(tolerance: tol)
         pieces.setRadius(width / 2)
         var pts: [Point] = []
-        var dirs: [Point] = []
-        for contour in source.flattened(tolerance: tol) {
+        var buffers = Buffers()
+        let contours = source.flattened(tolerance: tol)
+        // Each vertex becomes a quad (5 elements) and a join (4 or more); reserving up front
+        // avoids regrowing a large path several times.
+        pieces.path.reserveCapacity(Swift.min(1 << 22, contours.reduce(0) { $0 + 10 * $1.points.count + 12 }))
+        for contour in contours {
             cleaned(contour, into: &pts)
-            strokeContour(pts, closed: contour.isClosed, dirs: &dirs, pieces: &pieces)
+            strokeContour(pts, closed: contour.isClosed, buffers: &buffers, pieces: &pieces)
         }
         return pieces.path
     }
@@ -51,16 +55,34 @@ public struct Stroker: Sendable {
         if c.isClosed, pts.count > 1, pts[pts.count - 1] == pts[0] { pts.removeLast() }
     }
 
-    private func strokeContour(_ pts: [Point], closed: Bool, dirs: inout [Point], pieces: inout ConvexPieces) {
+    /// Scratch arrays reused from contour to contour.
+    struct Buffers {
+        var dirs: [Point] = []
+        var lengths: [Double] = []
+        var inner: [InnerCorner?] = []
+    }
+
+    private func strokeContour(_ pts: [Point], closed: Bool, buffers: inout Buffers, pieces: inout ConvexPieces) {
         let r = pieces.radius
         guard let first = pts.first else { return }
         if pts.count == 1 {
             dot(at: first, pieces: &pieces)
             return
         }
-        // Unit direction of each segment; a closed contour has one more (back to the start).
+        // Unit direction and length of each segment; a closed contour has one more (back to
+        // the start).
         let segCount = closed ? pts.count : pts.count - 1
+        var dirs: [Point] = [], lengths: [Double] = [], inner: [InnerCorner?] = []
+        swap(&dirs, &buffers.dirs)
+        swap(&lengths, &buffers.lengths)
+        swap(&inner, &buffers.inner)
+        defer {
+            swap(&dirs, &buffers.dirs)
+            swap(&lengths, &buffers.lengths)
+            swap(&inner, &buffers.inner)
+        }
         dirs.removeAll(keepingCapacity: true)
+        lengths.removeAll(keepingCapacity: true)
         for i in 0..<segCount {
             let a = pts[i], b = pts[(i + 1) % pts.count]
             var d = (b - a).normalized
@@ -69,14 +91,50 @@ public struct Stroker: Sendable {
                 d = ((b * 0.5) - (a * 0.5)).normalized
             }
             dirs.append(d)
+            lengths.append(a.distance(to: b))
+        }
+        // Inner corners: where the inner offset lines of two segments meet, so the two quads
+        // can end there and tile the join without overlapping (overlap along the outline
+        // would count its antialiasing twice). Only where the cut stays within half of each
+        // segment; elsewhere the quads simply overlap, which the nonzero fill absorbs.
+        inner.removeAll(keepingCapacity: true)
+        for v in 0..<pts.count {
+            guard closed || (v > 0 && v < pts.count - 1) else { inner.append(nil); continue }
+            let inIndex = (v + segCount - 1) % segCount
+            inner.append(Stroker.innerCorner(at: pts[v], incoming: dirs[inIndex], outgoing: dirs[v % segCount],
+                                             lengths: lengths[inIndex], lengths[v % segCount], radius: r))
         }
         for i in 0..<segCount {
-            let a = pts[i], b = pts[(i + 1) % pts.count]
+            let ia = i, ib = (i + 1) % pts.count
+            let a = pts[ia], b = pts[ib]
             let n = dirs[i].perpendicular * r
-            pieces.scratch.append(a + n)
-            pieces.scratch.append(b + n)
-            pieces.scratch.append(b - n)
-            pieces.scratch.append(a - n)
+            // The corners in order a+n, b+n, b−n, a−n, with an inner corner replacing one
+            // corner at each end by two points (see `InnerCorner`).
+            let start = inner[ia], end = inner[ib]
+            if let s = start, s.sign > 0 {
+                pieces.scratch.append(a)
+                pieces.scratch.append(s.point)
+            } else {
+                pieces.scratch.append(a + n)
+            }
+            if let e = end, e.sign > 0 {
+                pieces.scratch.append(e.point)
+                pieces.scratch.append(b)
+            } else {
+                pieces.scratch.append(b + n)
+            }
+            if let e = end, e.sign < 0 {
+                pieces.scratch.append(b)
+                pieces.scratch.append(e.point)
+            } else {
+                pieces.scratch.append(b - n)
+            }
+            if let s = start, s.sign < 0 {
+                pieces.scratch.append(s.point)
+                pieces.scratch.append(a)
+            } else {
+                pieces.scratch.append(a - n)
+            }
             pieces.emit()
         }
         if closed {
@@ -90,6 +148,28 @@ public struct Stroker: Sendable {
             cap(at: pts[0], outward: -dirs[0], pieces: &pieces)
             cap(at: pts[pts.count - 1], outward: dirs[segCount - 1], pieces: &pieces)
         }
+    }
+
+    /// Where the inner offset lines of two segments meet at a vertex: `point`, on the side
+    /// `sign` (±1) of each segment's `perpendicular`.
+    struct InnerCorner {
+        var point: Point
+        var sign: Double
+    }
+
+    /// The inner corner at `v`, or nil for a straight, very sharp (over 120°) or short join.
+    static func innerCorner(at v: Point, incoming d1: Point, outgoing d2: Point, lengths l1: Double, _ l2: Double,
+                            radius r: Double) -> InnerCorner? {
+        let cross = d1.cross(d2), dot = d1.dot(d2)
+        guard cross != 0, dot > -0.5 else { return nil }
+        // The offset lines meet r·tan(φ/2) back from the vertex along each segment.
+        let cut = r * ((1 - dot) / (1 + dot)).squareRoot()
+        guard cut.isFinite, cut <= 0.5 * Swift.min(l1, l2) else { return nil }
+        // The outer side is −perpendicular for a clockwise turn (see `join`), so the inner
+        // side is +perpendicular then.
+        let sign: Double = cross > 0 ? 1 : -1
+        let p = v + d1.perpendicular * (sign * r) - d1 * cut
+        return p.isFinite ? InnerCorner(point: p, sign: sign) : nil
     }
 
     /// A zero-length subpath: a disc for round caps, an axis-aligned square for square caps,

@@ -3,7 +3,9 @@
 /// How a drawn (source) colour combines with what is already in the pixmap (destination).
 ///
 /// Formulas are on premultiplied channels `s`, `d` with alphas `sa`, `da`. Partial coverage `c`
-/// (anti-aliased edges, clip masks) blends between the old pixel and the full result.
+/// (anti-aliased edges, clip masks) blends between the old pixel and the full result. Every
+/// mode is bounded: pixels outside the drawn shape (or image rectangle) are left alone, so
+/// `.destinationIn` and `.source` do not clear the rest of the pixmap.
 public enum BlendMode: String, Hashable, Sendable, CaseIterable {
     /// `s + d·(1 − sa)`: paint over. The default.
     case sourceOver

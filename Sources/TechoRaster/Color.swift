@@ -23,8 +23,11 @@ public struct Color: Hashable, Sendable {
         self.init(r: Double(r8) / 255, g: Double(g8) / 255, b: Double(b8) / 255, a: Double(a8) / 255)
     }
 
+    /// Opaque black.
     public static let black = Color(r: 0, g: 0, b: 0)
+    /// Opaque white.
     public static let white = Color(r: 1, g: 1, b: 1)
+    /// Fully transparent (black at alpha 0).
     public static let transparent = Color(r: 0, g: 0, b: 0, a: 0)
 
     /// The same colour with alpha multiplied by `opacity` (clamped to 0...1).
@@ -42,9 +45,16 @@ public struct Color: Hashable, Sendable {
     }
 }
 
-/// One premultiplied 8-bit pixel.
+/// One premultiplied 8-bit pixel: each colour channel is at most `a`.
 public struct RGBA8: Hashable, Sendable {
-    public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
+    /// Red, premultiplied (≤ a). Default: set by the initialiser.
+    public var r: UInt8
+    /// Green, premultiplied (≤ a).
+    public var g: UInt8
+    /// Blue, premultiplied (≤ a).
+    public var b: UInt8
+    /// Alpha, 0 (transparent) ... 255 (opaque).
+    public var a: UInt8
     @inlinable public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
         self.r = r; self.g = g; self.b = b; self.a = a
     }

@@ -50,6 +50,22 @@ public struct Mask: Equatable, Sendable {
         }
     }
 
+    /// The product of two masks (pixels kept by both, coverage multiplied), over the overlap
+    /// of their bounds: nested clips, such as a photo slot and the photo's rounded corners.
+    /// Disjoint masks give a 1x1 mask of zero.
+    public func intersection(_ other: Mask) -> Mask {
+        let box = bounds.intersection(other.bounds)
+        if box.isEmpty { return Mask(bounds: IntRect(x0: bounds.x0, y0: bounds.y0, x1: bounds.x0 + 1, y1: bounds.y0 + 1)) }
+        var out = Mask(bounds: box)
+        for y in box.y0..<box.y1 {
+            for x in box.x0..<box.x1 {
+                out.data[(y - box.y0) * box.width + (x - box.x0)] =
+                    UInt8(truncatingIfNeeded: div255(UInt32(coverage(x, y)) * UInt32(other.coverage(x, y))))
+            }
+        }
+        return out
+    }
+
     /// Coverage at device pixel (x, y); 0 outside `bounds`.
     @inlinable public func coverage(_ x: Int, _ y: Int) -> UInt8 {
         guard x >= bounds.x0 && x < bounds.x1 && y >= bounds.y0 && y < bounds.y1 else { return 0 }

@@ -4,4 +4,5 @@ let benchSections: [(String, () -> Void)] = [
     ("raster", rasterBench),
     ("text", textBench),
     ("render", renderBench),
+    ("model", modelBench),
 ]

@@ -126,3 +126,55 @@ import Testing
         expectWellFormedStroke(Pencil.smoothPath(through: messy.map(\.position)).stroked(StrokeStyle(width: 3)))
     }
 }
+
+@Suite struct SweptDiscTests {
+    /// Random samples with sharp turns, tiny and large spacing and fast width changes: the
+    /// fill (trapezoids, joint pieces or discs) is the union of consecutive disc hulls.
+    @Test(arguments: 0..<16)
+    func unionOfHullsOverRandomSamples(seed: Int) {
+        var rng = SeededRandom(seed: UInt64(seed) &* 7919 &+ 1)
+        let n = Int.random(in: 2...9, using: &rng)
+        var c: [Point] = [Point(rng.double(20...80), rng.double(20...80))]
+        var r: [Double] = [rng.double(0.5...12)]
+        for _ in 1..<n {
+            let step = Bool.random(using: &rng) ? rng.double(0.2...4) : rng.double(4...30)
+            let a = rng.double(0...(2 * Double.pi))
+            c.append(c[c.count - 1] + Point(cosPrecise(a), sinPrecise(a)) * step)
+            r.append(Bool.random(using: &rng) ? r[r.count - 1] * rng.double(0.8...1.25) : rng.double(0.5...12))
+        }
+        let tol = 0.02
+        let path = Pencil.sweptDiscs(c, r, tolerance: tol)
+        expectWellFormedStroke(path)
+        let xs = stride(from: -30.0, through: 130, by: 1.7).map { $0 + 0.013 }
+        let ys = stride(from: -30.0, through: 130, by: 1.7).map { $0 + 0.029 }
+        let grid = windingGrid(path, xs: xs, ys: ys)
+        var mismatches: [String] = []
+        for (yi, y) in ys.enumerated() {
+            for (xi, x) in xs.enumerated() {
+                let p = Point(x, y)
+                var sd = Double.infinity
+                for k in 0..<(n - 1) { sd = Swift.min(sd, hullDistance(p, c[k], r[k], c[k + 1], r[k + 1])) }
+                guard Swift.abs(sd) > tol * 1.5 else { continue }
+                let w = grid[yi][xi]
+                if w < 0 || (w > 0) != (sd < 0) { mismatches.append("\(p): distance \(sd), winding \(w)") }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5)) samples \(c) radii \(r)")
+    }
+
+    /// Where samples are well spaced, joints are partial pieces, not whole discs.
+    @Test func wellSpacedSamplesUseJointPieces() {
+        let c = (0..<20).map { Point(Double($0) * 10, 5 * sinPrecise(Double($0))) }
+        let r = (0..<20).map { 3 + 2 * cosPrecise(Double($0)) }
+        let path = Pencil.sweptDiscs(c, r, tolerance: 0.05)
+        let pts = contours(path).reduce(0) { $0 + $1.points.count }
+        var discs = 0
+        for k in 0..<20 {
+            var p = ConvexPieces(tolerance: 0.05)
+            p.setRadius(r[k])
+            discs += p.arcSegments(2 * Double.pi)
+        }
+        // Trapezoids (4 points each) plus joints well under the cost of a disc per sample.
+        #expect(pts < 19 * 4 + discs / 2)
+    }
+}

@@ -15,6 +15,13 @@ import Testing
         ])
     }
 
+    /// A drawing command straight after Z starts its subpath with an implicit move.
+    @Test func drawingAfterCloseStartsAtTheSubpathStart() throws {
+        let p = try Path(svgPathData: "M5 5 L10 5 Z l1 1")
+        p.checkInvariants()
+        #expect(p.elements == [.move(Point(5, 5)), .line(Point(10, 5)), .close, .move(Point(5, 5)), .line(Point(6, 6))])
+    }
+
     @Test func implicitRepeatedCommands() throws {
         // Extra pairs after M are lines; after m, relative lines.
         #expect(try parse("M0 0 10 0 10 10") == [.move(Point(0, 0)), .line(Point(10, 0)), .line(Point(10, 10))])
@@ -85,6 +92,7 @@ import Testing
         ]
         for s in sources {
             let p = try Path(svgPathData: s)
+            p.checkInvariants()
             #expect(try Path(svgPathData: svgData(p)) == p, "\(s)")
         }
     }

@@ -77,3 +77,43 @@ import Testing
         #expect(page.background.color == nil)
     }
 }
+
+@Suite struct LimitTests {
+    @Test func strokePointAndTextLimitsAreReportedWithPaths() throws {
+        var limits = ModelLimits()
+        limits.maxStrokePoints = 3
+        limits.maxTextCharacters = 5
+        let text = #"""
+        {"id":"p","width":10,"height":10,"dpi":300,"elements":[
+          {"id":"i","type":"ink","strokes":[{"tool":"pencil","width":2,"points":[[0,0],[1,1],[2,2],[3,3]]}]},
+          {"id":"t","type":"text","text":"too long","at":[0,0]},
+          {"id":"s","type":"text","text":"ok","size":"3000pt","at":[0,0]}]}
+        """#
+        let found = problems { _ = try Page.decode(bytes: Array(text.utf8), limits: limits) }
+        #expect(found == [
+            "elements[0].strokes[0].points: 4 points is over the limit of 3",
+            "elements[1].text: text of 8 characters is over the limit of 5",
+            "elements[2].size: must be between 1 and 2000 (got 12500)",
+        ])
+    }
+
+    @Test func journalFilesAreStrict() {
+        #expect(problems { _ = try Journal.decode(bytes: Array("[]".utf8)) } == ["expected an object, found an array"])
+        #expect(problems { _ = try Journal.decode(bytes: Array(#"{"techo":1,"pages":["a","a"],"settings":{"historyLimit":0}}"#.utf8)) } == [
+            "pages[1]: page \"a\" is listed twice",
+            "settings.historyLimit: must be an integer between 1 and 10000 (got 0)",
+        ])
+    }
+
+    @Test func oversizedManifestFileIsRefusedBeforeReading() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        try dir.write("big.json", [UInt8](repeating: 0x20, count: (8 << 20) + 10))
+        do {
+            _ = try Manifest.decode(fileAt: dir.url.appendingPathComponent("big.json"), environment: ManifestTests.env())
+            Issue.record("decoded")
+        } catch let e as JSONSyntaxError {
+            #expect(e.description.hasPrefix("big.json:1:1: JSON is 8388618 bytes, over the limit"))
+        }
+    }
+}

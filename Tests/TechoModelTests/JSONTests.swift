@@ -31,6 +31,19 @@ import Testing
         #expect(JSONValue.number(300).serialized() == "300\n")
     }
 
+    @Test func decimalNumbersParseExactlyAsStrtod() throws {
+        var rng = SeededRNG(seed: 9)
+        for _ in 0..<5000 {
+            let digits = Int.random(in: 1...17, using: &rng)
+            var text = (0..<digits).map { _ in String(Int.random(in: 0...9, using: &rng)) }.joined()
+            while text.count > 1 && text.hasPrefix("0") { text.removeFirst() }
+            if Bool.random(using: &rng), text.count > 1 { text.insert(".", at: text.index(text.startIndex, offsetBy: Int.random(in: 1..<text.count, using: &rng))) }
+            if Bool.random(using: &rng) { text = "-" + text }
+            guard case .number(let d) = try JSONParser.parse(text) else { Issue.record("not a number"); return }
+            #expect(d == Double(text), "\(text)")
+        }
+    }
+
     @Test func parseWriteParseIsStable() throws {
         let text = #"{"x": [1, {"k": "\u00e9\ud83d\ude00"}], "e": [], "o": {}, "n": -0.5e2, "t": [true, false, null]}"#
         let v = try JSONParser.parse(text)

@@ -111,6 +111,22 @@ import Testing
         #expect(p.scale == 2 && near(p.rotation, 180) && p.flipV)
     }
 
+    @Test func aRefusedReplayEventNamesItsLineAndChangesNothing() throws {
+        let text = "{\"gesture\":\"pan\",\"translation\":[5,5]}\n\n{\"gesture\":\"pinch\",\"scale\":1000}\n{\"gesture\":\"pinch\",\"scale\":1000}\n"
+        let p = try Placement(center: Point(1, 1))
+        do { _ = try GestureReplay.replay(text, onto: p); Issue.record("replayed") } catch let e as GestureReplayError {
+            #expect(e.line == 4 && e.message.contains("scale"), "\(e)")
+        }
+        var page = try samplePage()
+        let before = page
+        #expect(throws: GestureError.self) { try page.apply([.pan(dx: 1, dy: 1), .pinch(scale: 0, around: nil)], to: "image-1") }
+        #expect(throws: ValueError.self) { try page.apply([.doubleTap], to: "ink-1") }
+        #expect(throws: ValueError.self) { try page.apply([.doubleTap], to: "nope") }
+        #expect(page == before)
+        try page.apply([.doubleTap], to: "image-1")
+        #expect(page.elements[0].placement.rotation == 105)
+    }
+
     @Test(arguments: [
         ("{\"gesture\":\"pinch\"}", 2, "scale"), ("not json", 2, "column 1"), ("{\"gesture\":\"wave\"}", 2, "unknown gesture"),
         ("{\"gesture\":\"pan\",\"translation\":[1]}", 2, "expected [x, y]"), ("{\"gesture\":\"pan\",\"translation\":[1,2],\"x\":1}", 2, "unknown field"),

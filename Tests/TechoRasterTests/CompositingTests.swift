@@ -75,6 +75,8 @@ import Testing
         #expect(page.pixel(15, 6) == (0, 0, 0, 0))
         page.composite(layer, x: 1000, y: -1000)
         page.composite(layer, x: .max / 2, y: .min / 2)
+        page.composite(layer, x: .max, y: .min)
+        page.composite(layer, x: .min, y: .max)
         page.checkInvariants()
     }
 
@@ -104,6 +106,12 @@ import Testing
         var r = Pixmap(width: 32, height: 32)
         r.draw(img, transform: .identity, clip: mask)
         #expect(r.pixel(10, 10).a == 255 && r.pixel(20, 20).a == 0)
+        // Nested clips multiply.
+        let circle = Mask(filling: .circle(center: Point(12, 12), radius: 3), width: 32, height: 32)
+        let both = mask.intersection(circle)
+        #expect(both.bounds == IntRect(x0: 9, y0: 9, x1: 15, y1: 15))
+        #expect(both.coverage(12, 12) == 255 && both.coverage(16, 15) == 0 && both.coverage(7, 12) == 0)
+        #expect(mask.intersection(Mask(filling: .rect(Rect(x: 30, y: 30, width: 2, height: 2)), width: 32, height: 32)).data == [0])
         // An empty clip path clips everything.
         let none = Mask(filling: Path(), width: 32, height: 32)
         var s = Pixmap(width: 32, height: 32)

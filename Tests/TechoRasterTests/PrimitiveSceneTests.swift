@@ -22,6 +22,7 @@ import Testing
     /// | dashed_line | 63.3 | 11 | cairo's 17x15 sample grid rounds edge coverage |
     /// | ellipse_stroke | 54.2 | 12 | seams of the stroker's overlapping pieces add coverage at edges |
     /// | eraser_layer | 62.4 | 2 | the same, at the eraser's edge |
+    /// | photo_downscale | 66.2 | 0 | max delta 1: an exact 8x box mean, as cairo's GOOD filter |
     /// | polyline_butt_miter | 68.8 | 0 | |
     /// | polyline_round | 70.3 | 0 | |
     /// | rect_rotated | 58.4 | 2 | miter tips |
@@ -32,6 +33,7 @@ import Testing
         "dashed_line": (61, 15),
         "ellipse_stroke": (53, 16),
         "eraser_layer": (60, 5),
+        "photo_downscale": (64, 0),
         "polyline_butt_miter": (66, 2),
         "polyline_round": (68, 2),
         "rect_rotated": (56, 5),
@@ -88,6 +90,7 @@ import Testing
         ("polyline_round", .aliased), ("polyline_round", .shifted), ("polyline_round", .buttCaps),
         ("rect_rotated", .shifted), ("dashed_line", .shifted), ("ellipse_stroke", .aliased),
         ("eraser_layer", .aliased), ("eraser_layer", .shifted), ("sticker_affine", .shifted),
+        ("photo_downscale", .nearestImages), ("photo_downscale", .shifted),
         // Not listed: eraser_layer with butt caps (its ends lie outside the square, so caps do
         // not show) and sticker_affine with nearest sampling, which scores like our prefiltered
         // bilinear because cairo's bilinear does not prefilter a 2.7x shrink either.

@@ -32,6 +32,16 @@ import Testing
         #expect(c[15 * 64 + 31] == 0)
     }
 
+    @Test func aliasedFillsTakeWholePixelsFromHalfCoverage() {
+        var p = Pixmap(width: 16, height: 4)
+        p.fill(.rect(Rect(x: 2.5, y: 0, width: 8.1, height: 4)), paint: Paint(color: .black, antiAlias: false))
+        p.fill(.rect(Rect(x: 12.6, y: 0, width: 0.8, height: 4)), paint: Paint(color: .black, antiAlias: false))
+        let row = (0..<16).map { p.pixel($0, 1).a }
+        // Pixel 2 is half covered (in), pixel 10 is 0.6 covered (in); pixels 12 and 13 are 0.4
+        // covered each (out), so the thin rect vanishes.
+        #expect(row == [0, 0, 255, 255, 255, 255, 255, 255, 255, 255, 255, 0, 0, 0, 0, 0])
+    }
+
     @Test func pixelAlignedRectIsExact() {
         let c = coverage(.rect(Rect(x: 4, y: 5, width: 10, height: 7)), size: 32)
         for y in 0..<32 {
@@ -139,6 +149,21 @@ import Testing
         #expect(coverage(inf, size: 32).allSatisfy { $0 == 0 })
         let bad = Transform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0)
         #expect(coverage(.rect(Rect(x: 0, y: 0, width: 10, height: 10)), size: 32, transform: bad).allSatisfy { $0 == 0 })
+    }
+
+    @Test func hostileStrokesAndImagesAreCheap() {
+        let start = Date()
+        var p = Pixmap(width: 64, height: 64)
+        let wild = Path.polyline([Point(-1e300, 5), Point(1e300, 40), Point(.nan, 3), Point(30, 1e308)])
+        p.stroke(wild, style: StrokeStyle(width: 4), paint: Paint(color: .black))
+        p.stroke(.polyline([Point(0, 0), Point(64, 64)]), style: StrokeStyle(width: 1e300), paint: Paint(color: .black))
+        p.stroke(.polyline([Point(0, 0), Point(64, 64)]), style: StrokeStyle(width: 3, cap: .butt, dash: [0.05, 0.05]), paint: Paint(color: .black))
+        p.stroke(.circle(center: Point(32, 32), radius: 10), style: StrokeStyle(width: 2), paint: Paint(color: .black),
+                 transform: Transform.scale(1e-300))
+        p.fill(.circle(center: Point(0, 0), radius: 1e12), paint: Paint(color: .black), transform: .translation(32, 32))
+        p.checkInvariants()
+        #expect(p.pixel(32, 32) == (0, 0, 0, 255))
+        #expect(Date().timeIntervalSince(start) < 5)
     }
 
     @Test func degenerateShapesDrawNothing() {

@@ -123,7 +123,7 @@ public enum ArgumentScanner {
 
     static func suggestion(for name: String, in specs: [OptionSpec]) -> String {
         let best = specs.map { ($0.name, editDistance($0.name, name)) }.min { $0.1 < $1.1 }
-        if let best, best.1 <= max(1, name.count / 3) { return "; did you mean '--\(best.0)'?" }
+        if let best, best.1 <= (name.count >= 4 ? 2 : 1) { return "; did you mean '--\(best.0)'?" }
         return ""
     }
 
@@ -132,11 +132,15 @@ public enum ArgumentScanner {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var prev = Array(0...b.count)
+        var prev2 = prev
         for i in 1...a.count {
             var cur = [i] + Array(repeating: 0, count: b.count)
             for j in 1...b.count {
                 cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                // A swap of two neighbours counts as one edit (Damerau).
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { cur[j] = min(cur[j], prev2[j - 2] + 1) }
             }
+            prev2 = prev
             prev = cur
         }
         return prev[b.count]

@@ -13,7 +13,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     /// An input file is malformed: a manifest, journal, page, image or gesture file that does
     /// not parse or breaks a rule or a limit (EX_DATAERR).
     case dataError = 65
-    /// An input file or journal does not exist or cannot be read (EX_NOINPUT).
+    /// An input file, journal, page or element does not exist or cannot be read (EX_NOINPUT).
     case noInput = 66
     /// An output file or folder cannot be created (EX_CANTCREAT).
     case cannotCreate = 73
@@ -25,7 +25,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .failure: return "the command failed (I/O error, journal locked, check found problems)"
         case .usage: return "usage error: unknown command or option, bad or missing argument"
         case .dataError: return "bad input data: a manifest, journal, image or gesture file is invalid or over a limit"
-        case .noInput: return "an input file or journal does not exist or cannot be read"
+        case .noInput: return "an input file, journal, page or element does not exist or cannot be read"
         case .cannotCreate: return "an output file or folder cannot be created"
         }
     }

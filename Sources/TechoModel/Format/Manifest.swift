@@ -77,11 +77,7 @@ public enum Manifest {
             throw FormatVersionError(file: file ?? "manifest", found: v)
         }
         let title = o.optional("title")?.string() ?? ""
-        var settings = JournalSettings.default
-        if let sn = o.optional("settings"), let so = sn.object() {
-            if let n = so.optional("historyLimit")?.integer(in: 1...10_000) { settings = (try? JournalSettings(historyLimit: n)) ?? .default }
-            so.finish()
-        }
+        let settings = o.optional("settings").map(JournalSettings.decode) ?? .default
         // Page defaults.
         var defaults = PageDefaults()
         if let dn = o.optional("page") { defaults = PageDefaults.decode(dn, inherited: defaults, sources: sources) }

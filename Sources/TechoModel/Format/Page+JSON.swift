@@ -164,6 +164,16 @@ public struct FormatVersionError: Error, Equatable, CustomStringConvertible, Sen
     }
 }
 
+extension JournalSettings {
+    /// Decodes `{"historyLimit": n}`; problems go to the node's context.
+    static func decode(_ node: JSONNode) -> JournalSettings {
+        guard let o = node.object() else { return .default }
+        defer { o.finish() }
+        let limit = o.optional("historyLimit")?.integer(in: 1...10_000)
+        return limit.flatMap { try? JournalSettings(historyLimit: $0) } ?? .default
+    }
+}
+
 extension Journal {
     /// The journal as `journal.json`.
     public var json: JSONValue {
@@ -182,7 +192,7 @@ extension Journal {
         let value = try JSONParser.parse(bytes, file: file, limits: limits.json)
         let ctx = DecodingContext(file: file, limits: limits)
         let root = ctx.root(value)
-        guard let o = root.object() else { try ctx.throwIfProblems(); fatalError("unreachable") }
+        guard let o = root.object() else { throw JSONDecodingError(file: file, problems: ctx.problems) }
         if let vn = o.required("techo"), let v = vn.integer(in: 1...Int(Int32.max)) {
             if v > currentFormatVersion { throw FormatVersionError(file: file, found: v) }
         }
@@ -194,11 +204,7 @@ extension Journal {
                 if order.contains(id) { item.report("page \"\(id)\" is listed twice") } else { order.append(id) }
             }
         }
-        var settings = JournalSettings.default
-        if let sn = o.optional("settings"), let so = sn.object() {
-            if let n = so.optional("historyLimit")?.integer(in: 1...10_000) { settings = (try? JournalSettings(historyLimit: n)) ?? .default }
-            so.finish()
-        }
+        let settings = o.optional("settings").map(JournalSettings.decode) ?? .default
         o.finish()
         try ctx.throwIfProblems()
         return try Journal(title: title, pageOrder: order, settings: settings)

@@ -159,10 +159,36 @@ private struct Parser {
             if pos < buf.count && (buf[pos] == UInt8(ascii: "+") || buf[pos] == UInt8(ascii: "-")) { pos += 1 }
             if digits() == 0 { throw error("invalid number: no digits in the exponent", at: start) }
         }
+        if let d = fastNumber(start, pos) { return d }
         let text = String(decoding: UnsafeBufferPointer(rebasing: buf[start..<pos]), as: UTF8.self)
         guard let d = Double(text) else { throw error("invalid number \(text)", at: start) }
         guard d.isFinite else { throw error("number \(text) is out of range", at: start) }
         return d
+    }
+
+    /// Clinger's fast path: a number with at most 15 significant digits and no exponent is an
+    /// exact integer divided by an exact power of ten, so one division rounds correctly.
+    func fastNumber(_ start: Int, _ end: Int) -> Double? {
+        var i = start
+        let negative = buf[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        var mantissa: Int64 = 0
+        var digits = 0
+        var fraction = 0
+        var seenDot = false
+        while i < end {
+            let c = buf[i]
+            if c == UInt8(ascii: ".") { seenDot = true; i += 1; continue }
+            guard c >= 0x30 && c <= 0x39 else { return nil }
+            mantissa = mantissa * 10 + Int64(c - 0x30)
+            digits += 1
+            if seenDot { fraction += 1 }
+            if digits > 15 { return nil }
+            i += 1
+        }
+        let powers: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+        let v = Double(mantissa) / powers[fraction]
+        return negative ? -v : v
     }
 
     mutating func hex4() throws -> UInt32 {

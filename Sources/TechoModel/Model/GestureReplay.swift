@@ -17,10 +17,25 @@ public enum GestureReplay {
     /// The gestures of a recording, in order.
     /// - Throws: `GestureReplayError` naming the 1-based line and what is wrong.
     public static func parse(_ text: String, limits: ModelLimits = .default) throws -> [Gesture] {
+        try parseLines(text, limits: limits).map(\.gesture)
+    }
+
+    /// Replays a recording onto `placement` as one operation: every event applies in order, or
+    /// on the first refused one nothing does and the error names its line.
+    public static func replay(_ text: String, onto placement: Placement, limits: ModelLimits = .default) throws -> Placement {
+        var p = placement
+        for (line, g) in try parseLines(text, limits: limits) {
+            do { try p.apply(g) } catch let e as GestureError { throw GestureReplayError(line: line, message: e.message) }
+        }
+        return p
+    }
+
+    /// The gestures of a recording with their 1-based line numbers.
+    static func parseLines(_ text: String, limits: ModelLimits) throws -> [(line: Int, gesture: Gesture)] {
         guard text.utf8.count <= limits.json.maxBytes else {
             throw GestureReplayError(line: 0, message: "the recording is over \(limits.json.maxBytes) bytes")
         }
-        var out: [Gesture] = []
+        var out: [(line: Int, gesture: Gesture)] = []
         for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces.union(.init(charactersIn: "\r")))
             if line.isEmpty { continue }
@@ -31,7 +46,7 @@ public enum GestureReplay {
             let ctx = DecodingContext(limits: limits)
             let g = decodeEvent(ctx.root(value))
             if let p = ctx.problems.first { throw GestureReplayError(line: i + 1, message: p.description) }
-            if let g { out.append(g) }
+            if let g { out.append((i + 1, g)) }
         }
         return out
     }

@@ -44,6 +44,15 @@ public struct Page: Hashable, Sendable {
     /// The index of the element with `id`.
     public func index(of id: String) -> Int? { elements.firstIndex { $0.id == id } }
 
+    /// Applies gestures to the element `id` as one operation (all or nothing).
+    /// - Throws: `ValueError` for an unknown id or an ink layer (ink has no transform);
+    ///   `GestureError` when a gesture is refused.
+    public mutating func apply(_ gestures: [Gesture], to id: String) throws {
+        guard let i = index(of: id) else { throw ValueError("no element \"\(id)\" on page \"\(self.id)\"") }
+        if elements[i].kind == .ink { throw ValueError("element \"\(id)\" is an ink layer, which has no transform") }
+        elements[i].placement = try elements[i].placement.applying(gestures)
+    }
+
     /// A fresh element id `<kind>-<n>`.
     public func nextElementID(for kind: Element.Kind) -> String {
         Identifier.next(prefix: kind.rawValue, existing: elements.map(\.id))

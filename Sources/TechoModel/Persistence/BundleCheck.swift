@@ -55,11 +55,7 @@ extension JournalStore {
                 add(ref.path, "missing (used by \(users.sorted().joined(separator: ", "))): \(e.message)")
             } catch { add(ref.path, "\(error)") }
         }
-        for dir in ["", "pages", "history", "assets"] {
-            for name in FileIO.list(dir.isEmpty ? url : file(dir)) where name.hasPrefix(FileIO.tempPrefix) {
-                add(dir.isEmpty ? name : "\(dir)/\(name)", "stray temp file left by an interrupted save")
-            }
-        }
+        for path in strayTempFiles() { add(path, "stray temp file left by an interrupted save") }
         if FileManager.default.fileExists(atPath: file(JournalStore.pendingFile).path) {
             add(JournalStore.pendingFile, "an interrupted change is pending; the next command that opens the journal completes it")
         }

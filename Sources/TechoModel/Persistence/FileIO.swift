@@ -44,8 +44,11 @@ enum FileIO {
         return out
     }
 
-    /// Writes `bytes` to `url` atomically and durably.
-    static func writeAtomically(_ bytes: [UInt8], to url: URL, name: String, hook: FaultHook?) throws {
+    /// Writes `bytes` to `url` atomically, and durably when `durable`: the data is synced before
+    /// the rename, and the folder after it unless `syncFolder` is false (the caller then syncs
+    /// the folder once for a batch of files).
+    static func writeAtomically(_ bytes: [UInt8], to url: URL, name: String, hook: FaultHook?, durable: Bool = true,
+                                syncFolder: Bool = true) throws {
         let dir = url.deletingLastPathComponent()
         let temp = dir.appendingPathComponent("\(tempPrefix)\(url.lastPathComponent)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -60,7 +63,7 @@ enum FileIO {
                 if n < 0 { if errno == EINTR { continue }; throw StorageError.errno(name, "cannot write") }
                 done += n
             }
-            guard fsync(fd) == 0 else { throw StorageError.errno(name, "cannot sync") }
+            if durable { guard fsync(fd) == 0 else { throw StorageError.errno(name, "cannot sync") } }
         }
         if let hook {
             // A simulated crash leaves the temp file behind, as a real one would.
@@ -68,14 +71,14 @@ enum FileIO {
         }
         guard rename(temp.path, url.path) == 0 else { throw StorageError.errno(name, "cannot rename into place") }
         ok = true
-        try syncDirectory(dir, name: name)
+        if durable && syncFolder { try syncDirectory(dir, name: name) }
         try hook?(.renamed, name)
     }
 
-    /// Removes a file durably; a missing file is fine.
-    static func remove(_ url: URL, name: String) throws {
+    /// Removes a file (a missing file is fine), syncing its folder when `syncFolder`.
+    static func remove(_ url: URL, name: String, syncFolder: Bool = true) throws {
         if unlink(url.path) != 0 && errno != ENOENT { throw StorageError.errno(name, "cannot remove") }
-        try syncDirectory(url.deletingLastPathComponent(), name: name)
+        if syncFolder { try syncDirectory(url.deletingLastPathComponent(), name: name) }
     }
 
     static func syncDirectory(_ dir: URL, name: String) throws {

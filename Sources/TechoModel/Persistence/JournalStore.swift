@@ -21,6 +21,10 @@ public final class JournalStore {
     public let limits: ModelLimits
     /// Test hook called at each save stage; throwing from it simulates a crash there. Default nil.
     public var faultHook: FaultHook?
+    /// Whether saves are synced to disk (`fsync`) before they count as done. Turning it off keeps
+    /// every save atomic against a crashing process but not against power loss; bulk tests and
+    /// benchmarks of the model use it. Default true.
+    public var durable = true
 
     static let journalFile = "journal.json"
     static let stateFile = "history/state.json"
@@ -251,7 +255,7 @@ public final class JournalStore {
         let dest = file(ref.path)
         if let existing = try? FileIO.readFile(dest, name: ref.path), SHA256.hex(existing) == ref.sha256 { return ref }
         try FileIO.makeDirectory(file("assets"), name: "assets")
-        try FileIO.writeAtomically(bytes, to: dest, name: ref.path, hook: faultHook)
+        try FileIO.writeAtomically(bytes, to: dest, name: ref.path, hook: faultHook, durable: durable)
         return ref
     }
 
@@ -269,18 +273,27 @@ public final class JournalStore {
         let record: JSONValue = ["writes": .array(writes.map { w in
             ["path": .string(w.path), "content": w.bytes.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null]
         })]
-        try FileIO.writeAtomically(record.serializedBytes(), to: file(JournalStore.pendingFile), name: JournalStore.pendingFile, hook: faultHook)
+        try FileIO.writeAtomically(record.serializedBytes(), to: file(JournalStore.pendingFile), name: JournalStore.pendingFile,
+                                   hook: faultHook, durable: durable)
         try apply(writes)
-        try FileIO.remove(file(JournalStore.pendingFile), name: JournalStore.pendingFile)
+        // Applying is idempotent, so losing this unlink to a crash only means applying again.
+        try FileIO.remove(file(JournalStore.pendingFile), name: JournalStore.pendingFile, syncFolder: false)
     }
 
+    /// Writes and removes files, syncing each touched folder once at the end.
     private func apply(_ writes: [(path: String, bytes: [UInt8]?)]) throws {
+        var folders = Set<String>()
         for w in writes {
+            let target = file(w.path)
             if let bytes = w.bytes {
-                try FileIO.writeAtomically(bytes, to: file(w.path), name: w.path, hook: faultHook)
+                try FileIO.writeAtomically(bytes, to: target, name: w.path, hook: faultHook, durable: durable, syncFolder: false)
             } else {
-                try FileIO.remove(file(w.path), name: w.path)
+                try FileIO.remove(target, name: w.path, syncFolder: false)
             }
+            folders.insert(target.deletingLastPathComponent().path)
+        }
+        if durable {
+            for folder in folders.sorted() { try FileIO.syncDirectory(URL(fileURLWithPath: folder), name: folder) }
         }
     }
 
@@ -306,13 +319,15 @@ public final class JournalStore {
             }
             try ctx.throwIfProblems()
             try apply(writes)
-            try FileIO.remove(file(JournalStore.pendingFile), name: JournalStore.pendingFile)
+            try FileIO.remove(file(JournalStore.pendingFile), name: JournalStore.pendingFile, syncFolder: durable)
         }
-        for dir in ["", "pages", "history", "assets"] {
-            let d = dir.isEmpty ? url : file(dir)
-            for name in FileIO.list(d) where name.hasPrefix(FileIO.tempPrefix) {
-                try FileIO.remove(d.appendingPathComponent(name), name: dir.isEmpty ? name : "\(dir)/\(name)")
-            }
+        for path in strayTempFiles() { try FileIO.remove(file(path), name: path) }
+    }
+
+    /// Temp files a crash left in the bundle, bundle-relative.
+    func strayTempFiles() -> [String] {
+        ["", "pages", "history", "assets"].flatMap { dir in
+            FileIO.list(dir.isEmpty ? url : file(dir)).filter { $0.hasPrefix(FileIO.tempPrefix) }.map { dir.isEmpty ? $0 : "\(dir)/\($0)" }
         }
     }
 

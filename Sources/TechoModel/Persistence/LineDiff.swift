@@ -16,12 +16,18 @@ struct LineDiff: Equatable {
     /// Lines of a file's bytes; nil bytes (no file) are no lines.
     static func lines(_ bytes: [UInt8]?) -> [String] {
         guard let bytes else { return [] }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Bytes of lines; no lines is no file.
     static func bytes(_ lines: [String]) -> [UInt8]? {
-        lines.isEmpty ? nil : Array(lines.joined(separator: "\n").utf8)
+        guard !lines.isEmpty else { return nil }
+        var out: [UInt8] = []
+        for (i, line) in lines.enumerated() {
+            if i > 0 { out.append(0x0A) }
+            out += line.utf8
+        }
+        return out
     }
 
     /// The diff from `old` to `new`.

@@ -106,7 +106,11 @@ extension Pixmap {
     }
 
     /// Blends `image` placed at whole-pixel offset (dx, dy), at `alpha`, through `clip`.
-    mutating func blendImage(_ image: Pixmap, dx: Int, dy: Int, alpha: UInt8, mode: BlendMode, clip: Mask?) {
+    mutating func blendImage(_ image: Pixmap, dx rawDx: Int, dy rawDy: Int, alpha: UInt8, mode: BlendMode, clip: Mask?) {
+        // Offsets far outside any pixmap draw nothing; clamping keeps the sums below from
+        // overflowing.
+        let far = 1 << 40
+        let dx = min(max(rawDx, -far), far), dy = min(max(rawDy, -far), far)
         var box = IntRect(x0: 0, y0: 0, x1: width, y1: height)
             .intersection(IntRect(x0: dx, y0: dy, x1: dx + image.width, y1: dy + image.height))
         if let clip { box = box.intersection(clip.bounds) }

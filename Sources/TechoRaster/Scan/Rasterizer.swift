@@ -12,15 +12,24 @@
 import Foundation
 import TechoGeometry
 
-/// An integer pixel rectangle `[x0, x1) × [y0, y1)`.
+/// An integer pixel rectangle `[x0, x1) × [y0, y1)`: device pixels, y down. Empty when
+/// `x1 <= x0` or `y1 <= y0`.
 public struct IntRect: Hashable, Sendable {
-    public var x0: Int, y0: Int, x1: Int, y1: Int
+    /// Left column (inclusive). Default: set by the initialiser.
+    public var x0: Int
+    /// Top row (inclusive).
+    public var y0: Int
+    /// Right column (exclusive).
+    public var x1: Int
+    /// Bottom row (exclusive).
+    public var y1: Int
     @inlinable public init(x0: Int, y0: Int, x1: Int, y1: Int) {
         self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1
     }
     @inlinable public var width: Int { x1 - x0 }
     @inlinable public var height: Int { y1 - y0 }
     @inlinable public var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
+    /// The overlap (possibly empty).
     @inlinable public func intersection(_ o: IntRect) -> IntRect {
         IntRect(x0: max(x0, o.x0), y0: max(y0, o.y0), x1: min(x1, o.x1), y1: min(y1, o.y1))
     }
@@ -50,6 +59,7 @@ enum Rasterizer {
         guard bx1 > bx0 && by1 > by0 else { return }
         let w = bx1 - bx0, h = by1 - by0
         var edges = EdgeList(width: w, height: h)
+        edges.edges.reserveCapacity(poly.xs.count + 8)
         let ox = Double(bx0), oy = Double(by0)
         poly.xs.withUnsafeBufferPointer { xs in
             poly.ys.withUnsafeBufferPointer { ys in

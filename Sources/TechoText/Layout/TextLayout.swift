@@ -140,6 +140,9 @@ public enum TextLayout {
         if !(style.letterSpacing.isFinite && abs(style.letterSpacing) <= 10_000) {
             throw TextError.invalid(field: "letterSpacing", value: "\(style.letterSpacing)", expected: "pixels in [-10000, 10000]")
         }
+        if let o = style.outline, !(o.width.isFinite && o.width > 0 && o.width <= 1000) {
+            throw TextError.invalid(field: "outline.width", value: "\(o.width)", expected: "pixels in (0, 1000]")
+        }
         if !(1...1000).contains(style.weight) {
             throw TextError.invalid(field: "weight", value: "\(style.weight)", expected: "100…900")
         }

@@ -1,4 +1,5 @@
 // How a text sticker looks: the fields of the product's `text` element that shape and lay out.
+import TechoRaster
 
 /// Horizontal alignment of each line inside the text box.
 public enum TextAlign: String, Hashable, Sendable, CaseIterable { case left, center, right }
@@ -25,10 +26,14 @@ public struct TextStyle: Hashable, Sendable {
     public var maxWidth: Double?
     /// Extra space after every character, pixels (may be negative). Default 0.
     public var letterSpacing: Double
+    /// Glyph colour (colour emoji keep their own). Default opaque black.
+    public var color: Color
+    /// A stroke around the glyphs, under the fill, or nil. Default nil.
+    public var outline: TextOutline?
 
     public init(font: String = "sans-serif", weight: Int = 400, italic: Bool = false, size: Double = 32,
                 align: TextAlign = .left, lineHeight: Double = 1.2, maxWidth: Double? = nil,
-                letterSpacing: Double = 0) {
+                letterSpacing: Double = 0, color: Color = .black, outline: TextOutline? = nil) {
         self.font = font
         self.weight = weight
         self.italic = italic
@@ -37,6 +42,8 @@ public struct TextStyle: Hashable, Sendable {
         self.lineHeight = lineHeight
         self.maxWidth = maxWidth
         self.letterSpacing = letterSpacing
+        self.color = color
+        self.outline = outline
     }
 
     /// The font request this style makes.

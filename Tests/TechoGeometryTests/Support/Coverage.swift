@@ -39,9 +39,13 @@ struct ScanMeasure {
             for i in 0..<xs.count {
                 w -= xs[i].1
                 if w != 0, i + 1 < xs.count {
-                    area += (xs[i + 1].0 - xs[i].0) * h
-                    minWinding = Swift.min(minWinding, w)
-                    maxWinding = Swift.max(maxWinding, w)
+                    let span = xs[i + 1].0 - xs[i].0
+                    area += span * h
+                    // Shared edges cross a row at the same x; an empty span is no overlap.
+                    if span > 1e-9 {
+                        minWinding = Swift.min(minWinding, w)
+                        maxWinding = Swift.max(maxWinding, w)
+                    }
                 }
             }
         }
@@ -81,3 +85,45 @@ struct SeededRandom: RandomNumberGenerator {
 func contours(_ p: Path) -> [Contour] { p.flattened(tolerance: 0.01) }
 
 func approx(_ a: Double, _ b: Double, _ eps: Double = 1e-9) -> Bool { Swift.abs(a - b) <= eps }
+
+/// Winding numbers of a path at every point of a grid, one scanline per row (positive contours
+/// wind +1).
+func windingGrid(_ path: Path, xs: [Double], ys: [Double]) -> [[Int]] {
+    var edges: [(Point, Point)] = []
+    for c in path.flattened(tolerance: 0.001) where c.points.count >= 2 {
+        for i in 0..<c.points.count { edges.append((c.points[i], c.points[(i + 1) % c.points.count])) }
+    }
+    var out: [[Int]] = []
+    var cross: [(Double, Int)] = []
+    for y in ys {
+        cross.removeAll(keepingCapacity: true)
+        for (a, b) in edges {
+            let (lo, hi, dir) = a.y < b.y ? (a, b, 1) : (b, a, -1)
+            guard lo.y <= y, y < hi.y else { continue }
+            cross.append((lo.x + (hi.x - lo.x) * (y - lo.y) / (hi.y - lo.y), dir))
+        }
+        cross.sort { $0.0 < $1.0 }
+        // Winding at x counts crossings to the right, as `ScanMeasure.winding(of:at:)`.
+        var row: [Int] = []
+        var total = cross.reduce(0) { $0 + $1.1 }
+        var j = 0
+        for x in xs {
+            while j < cross.count, cross[j].0 <= x { total -= cross[j].1; j += 1 }
+            row.append(total)
+        }
+        out.append(row)
+    }
+    return out
+}
+
+/// Signed distance from `p` to the convex hull of discs (c1, r1), (c2, r2): the minimum over
+/// t of |p − c(t)| − r(t), a convex function of t, by ternary search.
+func hullDistance(_ p: Point, _ c1: Point, _ r1: Double, _ c2: Point, _ r2: Double) -> Double {
+    func f(_ t: Double) -> Double { p.distance(to: c1.lerp(c2, t)) - (r1 + (r2 - r1) * t) }
+    var lo = 0.0, hi = 1.0
+    for _ in 0..<50 {
+        let m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3
+        if f(m1) < f(m2) { hi = m2 } else { lo = m1 }
+    }
+    return Swift.min(f(0), f(1), f((lo + hi) / 2))
+}

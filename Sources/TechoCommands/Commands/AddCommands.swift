@@ -1,0 +1,279 @@
+// techo add image | photo | text | washi: put a new element on a page and print its id.
+import Foundation
+import TechoGeometry
+import TechoModel
+
+/// Options every placed element shares.
+enum PlacementOptions {
+    static let specs = [
+        OptionSpec("id", value: "ID", help: "the element's id (default <type>-<n>)"),
+        OptionSpec("at", value: "X,Y", help: "centre on the page, pixels or lengths such as 74mm,60mm (default: page centre)"),
+        OptionSpec("rotate", value: "DEG", help: "rotation in degrees, clockwise"),
+        OptionSpec("flip", value: "h|v|hv", help: "mirror left-right (h) and/or top-bottom (v)"),
+        OptionSpec("opacity", value: "A", help: "opacity from 0 to 1 (default 1)"),
+    ]
+    static let sizing = [
+        OptionSpec("width", value: "W", help: "shown width (keeps the aspect ratio)"),
+        OptionSpec("height", value: "H", help: "shown height (keeps the aspect ratio)"),
+        OptionSpec("scale", value: "S", help: "scale of the natural size (default 1)"),
+        OptionSpec("slot", value: "NAME", help: "place it in this template slot instead"),
+        OptionSpec("fit", value: "cover|contain", help: "how a picture fills its slot (default cover, clipped to the slot)"),
+        OptionSpec("outline", value: "COLOR,W", help: "die-cut outline along the sticker's edge"),
+        OptionSpec("keep-gps", help: "keep GPS location data in imported JPEGs (removed by default)"),
+    ]
+
+    static func id(_ args: ParsedArguments, page: Page, kind: Element.Kind) throws -> String {
+        guard let a = args.arg("id") else { return page.nextElementID(for: kind) }
+        guard Identifier.isValid(a.text) else { throw a.fail("expected an id of 1-64 letters, digits, - or _") }
+        if page.index(of: a.text) != nil { throw CommandError(.dataError, "--id: page \(page.id) already has an element '\(a.text)'") }
+        return a.text
+    }
+
+    /// The placement from --at, --scale/--width/--height, --rotate and --flip.
+    static func placement(_ args: ParsedArguments, page: Page, natural: (Double, Double)?) throws -> Placement {
+        try args.exclusive(["width", "height", "scale"], command: "add")
+        let center = try args.arg("at")?.point(dpi: page.dpi) ?? page.center
+        var scale = try args.arg("scale")?.number(in: Placement.scaleRange) ?? 1
+        if let (w, h) = natural {
+            if let a = args.arg("width") { scale = try a.length(dpi: page.dpi, in: 0.01...1e6) / w }
+            if let a = args.arg("height") { scale = try a.length(dpi: page.dpi, in: 0.01...1e6) / h }
+        }
+        let rotation = try args.arg("rotate")?.number(in: -1e6...1e6) ?? 0
+        let flip = try args.arg("flip")?.choice(["h", "v", "hv", "vh"]) ?? ""
+        do {
+            return try Placement(center: center, scale: scale, rotation: rotation, flipH: flip.contains("h"), flipV: flip.contains("v"))
+        } catch {
+            throw UsageError("add: \(error)")
+        }
+    }
+
+    static func opacity(_ args: ParsedArguments) throws -> Double { try args.arg("opacity")?.number(in: 0...1) ?? 1 }
+
+    /// `COLOR,WIDTH`: the colour may itself hold commas (`rgb(1,2,3),4`).
+    static func outline(_ a: Arg?, dpi: Double) throws -> Outline? {
+        guard let a else { return nil }
+        guard let comma = a.text.lastIndex(of: ",") else { throw a.fail("expected COLOR,WIDTH such as white,12") }
+        let color = try Arg(token: ArgumentToken(index: a.token.index, text: String(a.text[..<comma])), name: a.name).color()
+        let width = try Arg.length(String(a.text[a.text.index(after: comma)...]), dpi: dpi, range: 0.01...1e4) { a.fail("expected COLOR,WIDTH with a width > 0: \($0)") }
+        return try Outline(width: width, color: color)
+    }
+
+    static func slot(_ args: ParsedArguments, page: Page, kind: Slot.Kind?) throws -> Slot? {
+        guard let a = args.arg("slot") else {
+            if args.has("fit") { throw UsageError("--fit needs --slot") }
+            return nil
+        }
+        for other in ["at", "width", "height", "scale", "rotate"] where args.has(other) {
+            throw UsageError("--slot and --\(other) cannot be used together: the slot decides the placement")
+        }
+        guard let slot = page.slots.first(where: { $0.name == a.text }) else {
+            let names = page.slots.map(\.name)
+            throw CommandError(.noInput, "--slot: page \(page.id) has no slot '\(a.text)'" + (names.isEmpty ? " (it has no slots)" : "; slots: \(names.joined(separator: ", "))"))
+        }
+        if let kind, slot.kind != kind, !(slot.kind == .image && kind == .photo) && !(slot.kind == .photo && kind == .image) {
+            throw CommandError(.dataError, "--slot: slot '\(slot.name)' is for \(slot.kind.rawValue), not \(kind.rawValue)")
+        }
+        return slot
+    }
+}
+
+enum AddImageCommand: TechoCommand {
+    static let names = ["add", "image"]
+    static let usage = "add image JOURNAL PAGE FILE [--id ID] [--at X,Y] [--width W|--height H|--scale S] [--rotate DEG] [--flip h|v] [--opacity A] [--outline C,W] [--slot NAME]"
+    static let summary = "add a sticker from a PNG or JPEG file; prints its id"
+    static let options = PlacementOptions.specs + PlacementOptions.sizing
+
+    static func run(_ args: ParsedArguments, io: CommandIO) throws { try AddPicture.run(args, io: io, photo: false) }
+}
+
+enum AddPhotoCommand: TechoCommand {
+    static let names = ["add", "photo"]
+    static let usage = "add photo JOURNAL PAGE FILE [image options] [--frame none|border|polaroid] [--radius R] [--shadow] [--crop X,Y,W,H] [--brightness B] …"
+    static let summary = "add a photo (EXIF orientation applied, GPS removed) with frame, crop, corners, shadow and film adjustments; prints its id"
+    static let options = PlacementOptions.specs + PlacementOptions.sizing + [
+        OptionSpec("frame", value: "F", help: "none (default), border or polaroid"),
+        OptionSpec("radius", value: "R", help: "corner radius"),
+        OptionSpec("shadow", help: "a soft drop shadow"),
+        OptionSpec("crop", value: "X,Y,W,H", help: "show only this part of the picture (natural pixels)"),
+    ] + PhotoAdjustments.specs
+
+    static func run(_ args: ParsedArguments, io: CommandIO) throws { try AddPicture.run(args, io: io, photo: true) }
+}
+
+/// Photo adjustment options, shared by `add photo` and `set`.
+enum PhotoAdjustments {
+    static let specs = PhotoContent.adjustmentRanges.map { name, range, _ in
+        OptionSpec(name, value: "V", help: "\(name) from \(fmt(range.lowerBound)) to \(fmt(range.upperBound)) (default 0)")
+    }
+
+    static func apply(_ args: ParsedArguments, to photo: inout PhotoContent) throws {
+        for (name, range, kp) in PhotoContent.adjustmentRanges {
+            if let a = args.arg(name) { photo[keyPath: kp] = try a.number(in: range) }
+        }
+    }
+}
+
+enum AddPicture {
+    static func run(_ args: ParsedArguments, io: CommandIO, photo: Bool) throws {
+        let command = photo ? "add photo" : "add image"
+        let pos = try args.positionals(["JOURNAL", "PAGE", "FILE"], command: command)
+        let store = try JournalAccess.open(pos[0], io: io)
+        let file = try JournalAccess.readImage(pos[2], io: io, keepGPS: args.has("keep-gps"))
+        let asset = try store.importAsset(file.bytes, ext: file.ext)
+        let id: String = try store.transaction(description: "\(command) \(pos[2].text)") { journal, pages in
+            var page = try JournalAccess.page(pos[1], in: pages, journal: journal)
+            let kind: Element.Kind = photo ? .photo : .image
+            let id = try PlacementOptions.id(args, page: page, kind: kind)
+            let natural = (Double(file.info.naturalWidth), Double(file.info.naturalHeight))
+            let image = try ImageContent(asset: asset, naturalWidth: natural.0, naturalHeight: natural.1,
+                                         outline: PlacementOptions.outline(args.arg("outline"), dpi: page.dpi))
+            var content = Element.Content.image(image)
+            var shown = natural
+            if photo {
+                var p = PhotoContent(image: image)
+                if let f = args.arg("frame") { p.frame = PhotoContent.Frame(rawValue: try f.choice(PhotoContent.Frame.allCases.map(\.rawValue)))! }
+                if let r = args.arg("radius") { p.radius = try r.length(dpi: page.dpi, in: 0...1e5) }
+                p.shadow = args.has("shadow")
+                if let c = args.arg("crop") {
+                    let v = try c.numbers(count: 4, in: 0...1e6)
+                    p.crop = Rect(x: v[0], y: v[1], width: v[2], height: v[3])
+                    shown = (v[2], v[3])
+                }
+                try PhotoAdjustments.apply(args, to: &p)
+                do { try p.validate() } catch { throw UsageError("\(command): \(error)") }
+                content = .photo(p)
+            } else {
+                for o in ["frame", "radius", "shadow", "crop"] where args.has(o) {
+                    throw UsageError("add image: --\(o) is a photo option; use 'techo add photo'")
+                }
+            }
+            var placement: Placement
+            var clip: SlotFrame?
+            if let slot = try PlacementOptions.slot(args, page: page, kind: photo ? .photo : .image) {
+                let fit = Slot.Fit(rawValue: try args.arg("fit")?.choice(["cover", "contain"]) ?? "cover")!
+                placement = try slot.placement(width: shown.0, height: shown.1, fit: fit)
+                if fit == .cover { clip = slot.frame }
+                if let f = args.arg("flip") {
+                    let axes = try f.choice(["h", "v", "hv", "vh"])
+                    for ch in axes { try placement.apply(.flip(ch == "h" ? .h : .v)) }
+                }
+            } else {
+                placement = try PlacementOptions.placement(args, page: page, natural: shown)
+            }
+            let element = try Element(id: id, content: content, placement: placement, opacity: PlacementOptions.opacity(args), clip: clip)
+            page.elements.append(element)
+            pages[page.id] = page
+            return id
+        }
+        io.out("\(id)\n")
+    }
+}
+
+enum AddTextCommand: TechoCommand {
+    static let names = ["add", "text"]
+    static let usage = "add text JOURNAL PAGE TEXT [--font F] [--weight W] [--italic] [--size S] [--color C] [--align left|center|right] [--max-width W] [--line-height L] [--letter-spacing P] [--outline C,W] [--at X,Y] [--rotate DEG]"
+    static let summary = "add a text sticker (any script, with emoji); prints its id"
+    static let options = PlacementOptions.specs + TextOptions.specs + [
+        OptionSpec("scale", value: "S", help: "scale (default 1)"),
+        OptionSpec("slot", value: "NAME", help: "place it in this template text slot (position, width, alignment)"),
+    ]
+
+    static func run(_ args: ParsedArguments, io: CommandIO) throws {
+        let pos = try args.positionals(["JOURNAL", "PAGE", "TEXT"], command: "add text")
+        let store = try JournalAccess.open(pos[0], io: io)
+        let id: String = try store.transaction(description: "add text") { journal, pages in
+            var page = try JournalAccess.page(pos[1], in: pages, journal: journal)
+            let id = try PlacementOptions.id(args, page: page, kind: .text)
+            var text = TextContent(text: pos[2].text)
+            try TextOptions.apply(args, to: &text, dpi: page.dpi)
+            var placement: Placement
+            if let slot = try PlacementOptions.slot(args, page: page, kind: .text) {
+                placement = try Placement(center: slot.frame.rect.center, rotation: slot.frame.rotation)
+                if !args.has("max-width") { text.maxWidth = slot.frame.rect.width }
+                if !args.has("align") { text.align = .center }
+            } else {
+                placement = try PlacementOptions.placement(args, page: page, natural: nil)
+            }
+            do { try text.validate() } catch { throw UsageError("add text: \(error)") }
+            page.elements.append(try Element(id: id, content: .text(text), placement: placement, opacity: PlacementOptions.opacity(args)))
+            pages[page.id] = page
+            return id
+        }
+        io.out("\(id)\n")
+    }
+}
+
+/// Text options, shared by `add text` and `set`.
+enum TextOptions {
+    static let specs = [
+        OptionSpec("font", value: "F", help: "font family or a font file path (default sans-serif)"),
+        OptionSpec("weight", value: "W", help: "100-900 or bold (default 400)"),
+        OptionSpec("italic", help: "italic"),
+        OptionSpec("size", value: "S", help: "font size, pixels or a length such as 18pt (default 48)"),
+        OptionSpec("color", value: "C", help: "text colour (default black)"),
+        OptionSpec("align", value: "A", help: "left (default), center or right"),
+        OptionSpec("max-width", value: "W", help: "wrap lines at this width"),
+        OptionSpec("line-height", value: "L", help: "line height as a multiple of the size (default 1.2)"),
+        OptionSpec("letter-spacing", value: "P", help: "extra space between characters"),
+        OptionSpec("outline", value: "COLOR,W", help: "an outline around the glyphs, under the fill"),
+    ]
+
+    static func apply(_ args: ParsedArguments, to t: inout TextContent, dpi: Double) throws {
+        if let a = args.arg("font") { t.font = a.text }
+        if let a = args.arg("weight") { t.weight = a.text == "bold" ? 700 : a.text == "normal" ? 400 : try a.integer(in: 100...900) }
+        if args.has("italic") { t.italic = true }
+        if let a = args.arg("size") { t.size = try a.length(dpi: dpi, in: 1...2000) }
+        if let a = args.arg("color") { t.color = try a.color() }
+        if let a = args.arg("align") { t.align = TextContent.Align(rawValue: try a.choice(["left", "center", "right"]))! }
+        if let a = args.arg("max-width") { t.maxWidth = try a.length(dpi: dpi, in: 1...1e6) }
+        if let a = args.arg("line-height") { t.lineHeight = try a.number(in: 0.1...100) }
+        if let a = args.arg("letter-spacing") { t.letterSpacing = try a.length(dpi: dpi, in: -1e4...1e4) }
+        if let o = try PlacementOptions.outline(args.arg("outline"), dpi: dpi) { t.outline = o }
+    }
+}
+
+enum AddWashiCommand: TechoCommand {
+    static let names = ["add", "washi"]
+    static let usage = "add washi JOURNAL PAGE --from X,Y --to X,Y [--width W] [--color C | --pattern FILE] [--ends torn|zigzag]"
+    static let summary = "add a strip of washi tape; prints its id"
+    static let options = [
+        OptionSpec("id", value: "ID", help: "the element's id (default washi-<n>)"),
+        OptionSpec("from", value: "X,Y", help: "one end of the strip's centre line"),
+        OptionSpec("to", value: "X,Y", help: "the other end"),
+        OptionSpec("width", value: "W", help: "width across the strip (default 15mm)"),
+        OptionSpec("color", value: "C", help: "tape colour, usually translucent (default #e8a0a0cc)"),
+        OptionSpec("pattern", value: "FILE", help: "a PNG or JPEG printed on the tape, repeating"),
+        OptionSpec("ends", value: "torn|zigzag", help: "how the ends are cut (default torn)"),
+        OptionSpec("opacity", value: "A", help: "opacity from 0 to 1 (default 1)"),
+    ]
+
+    static func run(_ args: ParsedArguments, io: CommandIO) throws {
+        let pos = try args.positionals(["JOURNAL", "PAGE"], command: "add washi")
+        try args.exclusive(["color", "pattern"], command: "add washi")
+        guard let fromArg = args.arg("from"), let toArg = args.arg("to") else {
+            throw UsageError("add washi: --from X,Y and --to X,Y are required")
+        }
+        let store = try JournalAccess.open(pos[0], io: io)
+        var patternAsset: AssetRef?
+        if let p = args.arg("pattern") {
+            let file = try JournalAccess.readImage(p, io: io, keepGPS: false)
+            patternAsset = try store.importAsset(file.bytes, ext: file.ext)
+        }
+        let id: String = try store.transaction(description: "add washi") { journal, pages in
+            var page = try JournalAccess.page(pos[1], in: pages, journal: journal)
+            let id = try PlacementOptions.id(args, page: page, kind: .washi)
+            let from = try fromArg.point(dpi: page.dpi), to = try toArg.point(dpi: page.dpi)
+            guard from != to else { throw UsageError("--to: the strip needs two different ends") }
+            let mid = from.lerp(to, 0.5)
+            let width = try args.arg("width")?.length(dpi: page.dpi, in: 0.5...1e5) ?? Length(15, .mm).pixels(dpi: page.dpi)
+            let fill: WashiContent.Fill = try patternAsset.map { .pattern($0) } ?? .color(args.arg("color")?.color() ?? WashiContent.defaultColor)
+            let ends = WashiContent.Ends(rawValue: try args.arg("ends")?.choice(["torn", "zigzag"]) ?? "torn")!
+            let washi = try WashiContent(from: from - mid, to: to - mid, width: width, fill: fill, ends: ends)
+            let placement = try Placement(center: mid)
+            page.elements.append(try Element(id: id, content: .washi(washi), placement: placement, opacity: PlacementOptions.opacity(args)))
+            pages[page.id] = page
+            return id
+        }
+        io.out("\(id)\n")
+    }
+}

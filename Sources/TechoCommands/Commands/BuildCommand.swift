@@ -1,0 +1,131 @@
+// techo build: a whole journal from a manifest, validated completely before anything is
+// written, then exported.
+import Foundation
+import TechoCodecs
+import TechoModel
+import TechoRender
+
+enum BuildCommand: TechoCommand {
+    static let names = ["build"]
+    static let usage = "build MANIFEST.json [-o OUTDIR] [--journal PATH.techo] [--scale S | --dpi D] [--format png|jpeg|pdf] [--no-export]"
+    static let summary = "create or update a journal from a manifest, then export its pages"
+    static let discussion = """
+    The manifest is checked completely first and every problem is reported with its JSON path;
+    nothing is written unless it is valid. Without --journal the journal is NAME.techo beside
+    the manifest; without -o pages go to NAME-pages/ (NAME = the manifest's file name without
+    .json). An existing journal is updated in one undoable step. GPS data is removed from
+    imported JPEGs unless --keep-gps is given.
+    """
+    static let options = [
+        OptionSpec("output", short: "o", value: "OUTDIR", help: "where the pages go (default NAME-pages beside the manifest)"),
+        OptionSpec("journal", value: "PATH.techo", help: "the journal to create or update (default NAME.techo beside the manifest)"),
+        OptionSpec("scale", value: "S", help: "render scale (default 1)"),
+        OptionSpec("dpi", value: "D", help: "render at this resolution instead"),
+        OptionSpec("format", value: "F", help: "png (default), jpeg or pdf"),
+        OptionSpec("quality", value: "Q", help: "JPEG quality 1-100 (default 92)"),
+        OptionSpec("no-export", help: "only create or update the journal"),
+        OptionSpec("keep-gps", help: "keep GPS location data in imported JPEGs"),
+    ]
+
+    static func run(_ args: ParsedArguments, io: CommandIO) throws {
+        let manifestArg = try args.positionals(["MANIFEST"], command: "build")[0]
+        let manifestURL = URL(fileURLWithPath: io.resolve(manifestArg.text)).standardizedFileURL
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: manifestURL.path, isDirectory: &isDir), !isDir.boolValue else {
+            throw CommandError(.noInput, "\(manifestArg.text): no such manifest file")
+        }
+        let folder = manifestURL.deletingLastPathComponent()
+        let name = manifestURL.deletingPathExtension().lastPathComponent
+        let env = ManifestEnvironment(
+            imageSize: { url in
+                let info = try ImageDecoder.info(contentsOf: url.path)
+                return (Double(info.naturalWidth), Double(info.naturalHeight))
+            },
+            template: { try Templates.find($0, relativeTo: folder) })
+        var build = try Manifest.decode(fileAt: manifestURL, environment: env)
+
+        // Photos lose their GPS data on the way in: swap each such JPEG for a cleaned copy.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("techo-build-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        if !args.has("keep-gps") { try stripGPS(&build, scratch: scratch) }
+
+        let journalURL = args.value("journal").map { URL(fileURLWithPath: io.resolve($0.text)) }
+            ?? folder.appendingPathComponent(name + ".techo")
+        let store: JournalStore
+        if FileManager.default.fileExists(atPath: journalURL.path) {
+            store = try JournalAccess.open(Arg(token: ArgumentToken(index: 0, text: journalURL.path), name: "--journal"), io: io)
+            var refs: [AssetRef: AssetRef] = [:]
+            for (ref, url) in build.assets.sorted(by: { $0.key < $1.key }) {
+                let bytes = try InputFile.read(Arg(token: ArgumentToken(index: 0, text: url.path), name: "asset"), io: io, limit: ImageLimits.default.maxFileBytes)
+                refs[ref] = try store.importAsset(bytes, ext: ref.ext)
+            }
+            try store.transaction(description: "build \(manifestURL.lastPathComponent)") { journal, pages in
+                journal.title = build.journal.title
+                journal.pageOrder = build.journal.pageOrder
+                pages = Dictionary(uniqueKeysWithValues: build.pages.map { ($0.id, $0) })
+            }
+        } else {
+            do {
+                store = try JournalStore.create(at: journalURL, journal: build.journal, pages: build.pages, assets: build.assets)
+            } catch let e as StorageError {
+                throw CommandError(.cannotCreate, "\(journalURL.path): \(e.message)")
+            }
+        }
+        if args.has("no-export") {
+            io.out("\(journalURL.path)\n")
+            return
+        }
+        let chosen = build.pages.enumerated().map { (position: $0.offset + 1, page: $0.element) }
+        let files = try ExportCommand.export(chosen, total: chosen.count, title: build.journal.title, args: args,
+                                             defaultFolder: folder.appendingPathComponent(name + "-pages"),
+                                             renderer: PageRenderer(assetURL: store.assetURL), io: io)
+        for f in files { io.out("\(f.path)\n") }
+    }
+
+    /// Replaces each JPEG asset that carries GPS data by a copy without it, in every page.
+    static func stripGPS(_ build: inout ManifestBuild, scratch: URL) throws {
+        var map: [AssetRef: AssetRef] = [:]
+        var assets: [AssetRef: URL] = [:]
+        for (ref, url) in build.assets {
+            guard ref.ext == "jpg" || ref.ext == "jpeg",
+                  let bytes = try? FileBytes.contents(of: url.path, maxBytes: ImageLimits.default.maxFileBytes),
+                  JPEGMetadata.containsGPS(bytes) else {
+                assets[ref] = url
+                continue
+            }
+            let clean = JPEGMetadata.removingGPS(bytes)
+            let newRef = try AssetRef(sha256: SHA256.hex(clean), ext: ref.ext)
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            let file = scratch.appendingPathComponent(newRef.sha256 + "." + newRef.ext)
+            try Data(clean).write(to: file)
+            map[ref] = newRef
+            assets[newRef] = file
+        }
+        guard !map.isEmpty else { return }
+        build.assets = assets
+        build.pages = build.pages.map { $0.replacingAssets(map) }
+    }
+}
+
+extension Page {
+    /// The page with asset references swapped by `map`.
+    func replacingAssets(_ map: [AssetRef: AssetRef]) -> Page {
+        var p = self
+        func swap(_ r: AssetRef) -> AssetRef { map[r] ?? r }
+        if var img = p.background.image {
+            img.asset = swap(img.asset)
+            p.background.image = img
+        }
+        for i in p.elements.indices {
+            switch p.elements[i].content {
+            case .image(var c): c.asset = swap(c.asset); p.elements[i].content = .image(c)
+            case .photo(var c): c.image.asset = swap(c.image.asset); p.elements[i].content = .photo(c)
+            case .washi(var w):
+                if case .pattern(let r) = w.fill { w.fill = .pattern(swap(r)) }
+                p.elements[i].content = .washi(w)
+            case .text, .ink: break
+            }
+        }
+        return p
+    }
+}

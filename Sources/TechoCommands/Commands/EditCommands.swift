@@ -1,0 +1,226 @@
+// techo set | rm | raise | lower | clear | background: change what is already on a page.
+import Foundation
+import TechoGeometry
+import TechoModel
+
+enum SetCommand: TechoCommand {
+    static let names = ["set"]
+    static let usage = "set JOURNAL PAGE ID [--opacity A] [--hide | --show] [--at X,Y] [--scale S] [--rotate DEG] [--text T] [text, photo or outline options]"
+    static let summary = "change an element's properties (absolute values; use 'gesture' to move by amounts)"
+    static let options = [
+        OptionSpec("opacity", value: "A", help: "opacity from 0 to 1"),
+        OptionSpec("hide", help: "keep the element but do not draw it"),
+        OptionSpec("show", help: "draw a hidden element again"),
+        OptionSpec("at", value: "X,Y", help: "move the centre to this page point"),
+        OptionSpec("scale", value: "S", help: "set the scale"),
+        OptionSpec("rotate", value: "DEG", help: "set the rotation"),
+        OptionSpec("text", value: "T", help: "replace a text sticker's text"),
+    ] + TextOptions.specs.filter { $0.name != "outline" } + [
+        OptionSpec("outline", value: "COLOR,W|none", help: "set or remove the outline (text, image, photo)"),
+        OptionSpec("frame", value: "F", help: "photo frame: none, border or polaroid"),
+        OptionSpec("radius", value: "R", help: "photo corner radius"),
+        OptionSpec("shadow", value: "on|off", help: "photo drop shadow"),
+    ] + PhotoAdjustments.specs
+
+    static func run(_ args: ParsedArguments, io: CommandIO) throws {
+        let pos = try args.positionals(["JOURNAL", "PAGE", "ID"], command: "set")
+        try args.exclusive(["hide", "show"], command: "set")
+        guard !args.options.isEmpty else { throw UsageError("set: nothing to change; see 'techo set --help'") }
+        let store = try JournalAccess.open(pos[0], io: io)
+        try store.transaction(description: "set \(pos[2].text)") { journal, pages in
+            var page = try JournalAccess.page(pos[1], in: pages, journal: journal)
+            let i = try JournalAccess.elementIndex(pos[2], on: page)
+            var e = page.elements[i]
+            if let a = args.arg("opacity") { e.opacity = try a.number(in: 0...1) }
+            if args.has("hide") { e.hidden = true }
+            if args.has("show") { e.hidden = false }
+            if args.has("at") || args.has("scale") || args.has("rotate") {
+                guard e.kind != .ink else { throw UsageError("set: '\(e.id)' is an ink layer, which has no placement") }
+                let p = e.placement
+                do {
+                    e.placement = try Placement(center: try args.arg("at")?.point(dpi: page.dpi) ?? p.center,
+                                                scale: try args.arg("scale")?.number(in: Placement.scaleRange) ?? p.scale,
+                                                rotation: try args.arg("rotate")?.number(in: -1e6...1e6) ?? p.rotation,
+                                                flipH: p.flipH, flipV: p.flipV)
+                } catch let g as GestureError { throw UsageError("set: \(g)") }
+            }
+            var outline: Outline??
+            if let a = args.arg("outline") { outline = a.text == "none" ? .some(nil) : .some(try PlacementOptions.outline(a, dpi: page.dpi)) }
+            let textOnly = ["text"] + TextOptions.specs.map(\.name).filter { $0 != "outline" }
+            let photoOnly = ["frame", "radius", "shadow"] + PhotoAdjustments.specs.map(\.name)
+            func refuse(_ names: [String], kind: String) throws {
+                if let n = names.first(where: args.has) { throw UsageError("set: --\(n) applies to \(kind) elements; '\(e.id)' is \(e.kind.rawValue)") }
+            }
+            switch e.content {
+            case .text(var t):
+                try refuse(photoOnly, kind: "photo")
+                if let a = args.arg("text") { t.text = a.text }
+                try TextOptions.apply(args, to: &t, dpi: page.dpi)
+                if let o = outline { t.outline = o }
+                do { try t.validate() } catch { throw UsageError("set: \(error)") }
+                e.content = .text(t)
+            case .photo(var p):
+                try refuse(textOnly, kind: "text")
+                if let f = args.arg("frame") { p.frame = PhotoContent.Frame(rawValue: try f.choice(PhotoContent.Frame.allCases.map(\.rawValue)))! }
+                if let r = args.arg("radius") { p.radius = try r.length(dpi: page.dpi, in: 0...1e5) }
+                if let s = args.arg("shadow") { p.shadow = try s.choice(["on", "off"]) == "on" }
+                try PhotoAdjustments.apply(args, to: &p)
+                if let o = outline { p.image.outline = o }
+                do { try p.validate() } catch { throw UsageError("set: \(error)") }
+                e.content = .photo(p)
+            case .image(var img):
+                try refuse(textOnly, kind: "text")
+                try refuse(photoOnly, kind: "photo")
+                if let o = outline { img.outline = o }
+                e.content = .image(img)
+            case .ink, .washi:
+                try refuse(textOnly, kind: "text")
+                try refuse(photoOnly, kind: "photo")
+                if outline != nil { throw UsageError("set: --outline applies to text, image and photo elements") }
+            }
+            page.elements[i] = e
+            pages[page.id] = page
+        }
+    }
+}
+
+enum RemoveCommand: TechoCommand {
+    static let names = ["rm"]
+    static let usage = "rm JOURNAL PAGE ID..."
+    static let summary = "remove elements from a page (undo brings them back)"
+    static let options: [OptionSpec] = []
+
+    static func run(_ args: ParsedArguments, io: CommandIO) throws {
+        guard args.positionals.count >= 3 else {
+            _ = try args.positionals(["JOURNAL", "PAGE", "ID"], command: "rm")
+            return
+        }
+        let journalArg = Arg(token: args.positionals[0], name: "JOURNAL"), pageArg = Arg(token: args.positionals[1], name: "PAGE")
+        let ids = args.positionals.dropFirst(2).map { Arg(token: $0, name: "ID") }
+        let store = try JournalAccess.open(journalArg, io: io)
+        try store.transaction(description: "rm \(ids.map(\.text).joined(separator: " "))") { journal, pages in
+            var page = try JournalAccess.page(pageArg, in: pages, journal: journal)
+            for id in ids { page.elements.remove(at: try JournalAccess.elementIndex(id, on: page)) }
+            pages[page.id] = page
+        }
+    }
+}
+
+/// raise and lower: move an element up or down the page's stack.
+enum Restack {
+    static let options = [
+        OptionSpec("by", value: "N", help: "move by N places (default 1)"),
+        OptionSpec("top", help: "move to the top"),
+        OptionSpec("bottom", help: "move to the bottom"),
+    ]
+
+    static func run(_ args: ParsedArguments, io: CommandIO, up: Bool) throws {
+        let name = up ? "raise" : "lower"
+        let pos = try args.positionals(["JOURNAL", "PAGE", "ID"], command: name)
+        try args.exclusive(["by", "top", "bottom"], command: name)
+        let store = try JournalAccess.open(pos[0], io: io)
+        try store.transaction(description: "\(name) \(pos[2].text)") { journal, pages in
+            var page = try JournalAccess.page(pos[1], in: pages, journal: journal)
+            let i = try JournalAccess.elementIndex(pos[2], on: page)
+            let n = try args.arg("by")?.integer(in: 1...1_000_000) ?? 1
+            var target = up ? i + n : i - n
+            if args.has("top") { target = page.elements.count - 1 }
+            if args.has("bottom") { target = 0 }
+            target = max(0, min(page.elements.count - 1, target))
+            let e = page.elements.remove(at: i)
+            page.elements.insert(e, at: target)
+            pages[page.id] = page
+        }
+    }
+}
+
+enum RaiseCommand: TechoCommand {
+    static let names = ["raise"]
+    static let usage = "raise JOURNAL PAGE ID [--by N | --top]"
+    static let summary = "bring an element forward (drawn later, on top)"
+    static let options = Restack.options
+    static func run(_ args: ParsedArguments, io: CommandIO) throws { try Restack.run(args, io: io, up: true) }
+}
+
+enum LowerCommand: TechoCommand {
+    static let names = ["lower"]
+    static let usage = "lower JOURNAL PAGE ID [--by N | --bottom]"
+    static let summary = "send an element backward (drawn earlier, underneath)"
+    static let options = Restack.options
+    static func run(_ args: ParsedArguments, io: CommandIO) throws { try Restack.run(args, io: io, up: false) }
+}
+
+enum ClearCommand: TechoCommand {
+    static let names = ["clear"]
+    static let usage = "clear JOURNAL PAGE [--ink | --all]"
+    static let summary = "remove the page's ink layers (default), or with --all every element"
+    static let options = [OptionSpec("ink", help: "remove every ink layer (the default)"), OptionSpec("all", help: "remove every element")]
+
+    static func run(_ args: ParsedArguments, io: CommandIO) throws {
+        let pos = try args.positionals(["JOURNAL", "PAGE"], command: "clear")
+        try args.exclusive(["ink", "all"], command: "clear")
+        let store = try JournalAccess.open(pos[0], io: io)
+        try store.transaction(description: args.has("all") ? "clear all" : "clear ink") { journal, pages in
+            var page = try JournalAccess.page(pos[1], in: pages, journal: journal)
+            if args.has("all") { page.elements.removeAll() } else { page.elements.removeAll { $0.kind == .ink } }
+            pages[page.id] = page
+        }
+    }
+}
+
+enum BackgroundCommand: TechoCommand {
+    static let names = ["background"]
+    static let usage = "background JOURNAL PAGE [--color C|none] [--image FILE [--mode M] [--opacity A] | --no-image] [--paper P] [--spacing S] [--paper-color C] [--paper-margin M]"
+    static let summary = "set the page's background colour, image and paper pattern"
+    static let options = [
+        OptionSpec("color", value: "C", help: "background colour, or none for transparent"),
+        OptionSpec("image", value: "FILE", help: "a PNG or JPEG behind everything"),
+        OptionSpec("mode", value: "M", help: "tile (default), cover, contain, stretch or center"),
+        OptionSpec("opacity", value: "A", help: "image opacity from 0 to 1"),
+        OptionSpec("no-image", help: "remove the background image"),
+        OptionSpec("paper", value: "P", help: "blank, dots, grid or lines"),
+        OptionSpec("spacing", value: "S", help: "paper spacing (default 5mm)"),
+        OptionSpec("paper-color", value: "C", help: "colour of the dots or lines"),
+        OptionSpec("paper-margin", value: "M", help: "blank margin around the pattern"),
+    ]
+
+    static func run(_ args: ParsedArguments, io: CommandIO) throws {
+        let pos = try args.positionals(["JOURNAL", "PAGE"], command: "background")
+        try args.exclusive(["image", "no-image"], command: "background")
+        guard !args.options.isEmpty else { throw UsageError("background: nothing to change; see 'techo background --help'") }
+        let store = try JournalAccess.open(pos[0], io: io)
+        var asset: AssetRef?
+        if let a = args.arg("image") {
+            let file = try JournalAccess.readImage(a, io: io, keepGPS: false)
+            asset = try store.importAsset(file.bytes, ext: file.ext)
+        }
+        try store.transaction(description: "background \(pos[1].text)") { journal, pages in
+            var page = try JournalAccess.page(pos[1], in: pages, journal: journal)
+            var bg = page.background
+            if let c = args.arg("color") { bg.color = c.text == "none" ? nil : try c.color() }
+            if args.has("no-image") { bg.image = nil }
+            let mode = try args.arg("mode").map { BackgroundImage.Mode(rawValue: try $0.choice(BackgroundImage.Mode.allCases.map(\.rawValue)))! }
+            let opacity = try args.arg("opacity")?.number(in: 0...1)
+            if let asset {
+                bg.image = try BackgroundImage(asset: asset, mode: mode ?? .tile, opacity: opacity ?? 1)
+            } else if mode != nil || opacity != nil {
+                guard let old = bg.image else { throw UsageError("background: --mode and --opacity need a background image (--image FILE)") }
+                bg.image = try BackgroundImage(asset: old.asset, mode: mode ?? old.mode, opacity: opacity ?? old.opacity)
+            }
+            let paperKeys = ["paper", "spacing", "paper-color", "paper-margin"]
+            if paperKeys.contains(where: args.has) {
+                let pattern = try args.arg("paper")?.choice(Paper.Pattern.allCases.map(\.rawValue)) ?? bg.paper?.pattern.rawValue ?? "dots"
+                if pattern == "blank" {
+                    bg.paper = nil
+                } else {
+                    bg.paper = try Paper(pattern: Paper.Pattern(rawValue: pattern)!,
+                                         spacing: try args.arg("spacing")?.length(dpi: page.dpi, in: 2...1e5) ?? bg.paper?.spacing ?? Paper.defaultSpacing.pixels(dpi: page.dpi),
+                                         color: try args.arg("paper-color")?.color() ?? bg.paper?.color ?? Paper.defaultColor,
+                                         margin: try args.arg("paper-margin")?.length(dpi: page.dpi, in: 0...1e5) ?? bg.paper?.margin ?? 0)
+                }
+            }
+            page.background = bg
+            pages[page.id] = page
+        }
+    }
+}

@@ -1,0 +1,101 @@
+// techo export: pages to PNG, JPEG or PDF.
+import Foundation
+import TechoModel
+import TechoRender
+
+enum ExportCommand: TechoCommand {
+    static let names = ["export"]
+    static let usage = "export JOURNAL [--page ID]... [-o PATH] [--scale S | --dpi D] [--format png|jpeg|pdf] [--quality Q]"
+    static let summary = "render pages to print-quality PNG (or JPEG, or one PDF); prints the files written"
+    static let discussion = """
+    Pages are written as NN-PAGEID.png into the folder -o names (default: NAME-pages beside the
+    journal). With one page and an -o ending in .png, .jpg or .pdf, -o names the file itself; a PDF
+    holds every exported page at its physical size. --scale 2 of a 300 dpi page renders at 600 dpi.
+    """
+    static let options = [
+        OptionSpec("page", value: "ID", repeatable: true, help: "export only this page"),
+        OptionSpec("output", short: "o", value: "PATH", help: "output folder, or file for one page or a PDF"),
+        OptionSpec("scale", value: "S", help: "render scale (default 1)"),
+        OptionSpec("dpi", value: "D", help: "render at this resolution instead"),
+        OptionSpec("format", value: "F", help: "png (default), jpeg or pdf; implied by -o's extension"),
+        OptionSpec("quality", value: "Q", help: "JPEG quality 1-100 (default 92)"),
+    ]
+
+    static func run(_ args: ParsedArguments, io: CommandIO) throws {
+        let pos = try args.positionals(["JOURNAL"], command: "export")
+        try args.exclusive(["scale", "dpi"], command: "export")
+        let store = try JournalAccess.open(pos[0], io: io)
+        let (journal, pages) = try store.read()
+        var chosen: [(position: Int, page: Page)] = []
+        let wanted = args.args("page")
+        if wanted.isEmpty {
+            chosen = journal.pageOrder.enumerated().compactMap { i, id in pages[id].map { (i + 1, $0) } }
+        } else {
+            for a in wanted {
+                let page = try JournalAccess.page(a, in: pages, journal: journal)
+                chosen.append((journal.pageOrder.firstIndex(of: page.id)! + 1, page))
+            }
+        }
+        let journalURL = URL(fileURLWithPath: io.resolve(pos[0].text))
+        let defaultFolder = journalURL.deletingLastPathComponent()
+            .appendingPathComponent(journalURL.deletingPathExtension().lastPathComponent + "-pages")
+        let files = try export(chosen, total: journal.pageOrder.count, title: journal.title, args: args, defaultFolder: defaultFolder,
+                               renderer: PageRenderer(assetURL: store.assetURL), io: io)
+        for f in files { io.out("\(f.path)\n") }
+    }
+
+    /// Shared by export and build: decides the outputs from -o/--format/--scale and writes them.
+    static func export(_ chosen: [(position: Int, page: Page)], total: Int, title: String, args: ParsedArguments, defaultFolder: URL,
+                       renderer: PageRenderer, io: CommandIO) throws -> [URL] {
+        var settings = ExportSettings()
+        let out = args.arg("output")
+        let implied = out.flatMap { ExportFormat.implied(by: $0.text) }
+        if let f = args.arg("format") {
+            let name = try f.choice(["png", "jpeg", "jpg", "pdf"])
+            settings.format = name == "jpg" ? .jpeg : ExportFormat(rawValue: name)!
+            if let implied, implied != settings.format { throw UsageError("--format \(name) does not match -o '\(out!.text)'") }
+        } else if let implied {
+            settings.format = implied
+        }
+        if let q = args.arg("quality") {
+            guard settings.format == .jpeg else { throw UsageError("--quality applies to JPEG export") }
+            settings.quality = try q.integer(in: 1...100)
+        }
+        if let s = args.arg("scale") {
+            let v = try s.number(in: 0.01...64)
+            settings.scale = { _ in v }
+        } else if let d = args.arg("dpi") {
+            let v = try d.number(in: 10...9600)
+            settings.scale = { v / $0.dpi }
+        }
+        var isFile = false
+        var target = defaultFolder
+        if let out {
+            target = URL(fileURLWithPath: io.resolve(out.text))
+            if implied != nil {
+                isFile = true
+                if settings.format != .pdf && chosen.count > 1 {
+                    throw UsageError("-o (argument \(out.token.index)): '\(out.text)' names one file but \(chosen.count) pages are exported; give a folder or --page ID")
+                }
+            }
+        }
+        let folder = isFile ? target.deletingLastPathComponent() : target
+        if settings.format == .pdf && !isFile {
+            target = folder.appendingPathComponent((title.isEmpty ? "journal" : safeName(title)) + ".pdf")
+            isFile = true
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CommandError(.cannotCreate, "\(folder.path): cannot create the output folder")
+        }
+        let outputs = Exporter.outputs(for: chosen, total: total, target: target, isFile: isFile, format: settings.format)
+        return try Exporter.run(pages: chosen.map(\.page), outputs: outputs, title: title, settings: settings, renderer: renderer, io: io)
+    }
+
+    /// A title made safe as a file name.
+    static func safeName(_ s: String) -> String {
+        let cleaned = s.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" }
+        return String(cleaned.prefix(64))
+    }
+}

@@ -1,0 +1,100 @@
+// techo gesture: move a sticker the way a phone app does. All gestures of one command, or a
+// whole recorded stream, are one undo step.
+import Foundation
+import TechoGeometry
+import TechoModel
+
+enum GestureCommand: TechoCommand {
+    static let names = ["gesture"]
+    static let usage = "gesture JOURNAL PAGE ID [--pan DX,DY] [--pinch S] [--rotate DEG] [--around X,Y] [--double-tap] [--flip h|v] [--replay FILE.jsonl]"
+    static let summary = "pan, pinch, rotate, double-tap or flip an element, or replay a recorded gesture stream"
+    static let discussion = """
+    Gestures apply in the order they are typed. --around X,Y is the focal point of pinch and
+    rotate (that page point stays where it is); without it they act about the element's centre.
+    --replay reads JSON lines of recognizer events, e.g.
+      {"gesture":"pinch","state":"changed","scale":1.04,"location":[812,640]}
+      {"gesture":"rotation","state":"changed","rotation":0.02}
+      {"gesture":"pan","state":"changed","translation":[3,-1]}
+      {"gesture":"doubleTap"}
+    with incremental values, as UIKit reports them. A gesture that would make the transform
+    singular or not finite is refused and nothing changes.
+    """
+    static let options = [
+        OptionSpec("pan", value: "DX,DY", help: "move by (dx, dy) page pixels"),
+        OptionSpec("pinch", value: "S", help: "scale by S"),
+        OptionSpec("rotate", value: "DEG", help: "rotate by DEG degrees, clockwise"),
+        OptionSpec("around", value: "X,Y", help: "focal point of pinch and rotate"),
+        OptionSpec("double-tap", help: "rotate by +90° about the centre"),
+        OptionSpec("flip", value: "h|v", help: "mirror in the element's own frame"),
+        OptionSpec("replay", value: "FILE.jsonl", help: "replay a recorded gesture stream"),
+    ]
+
+    static func run(_ args: ParsedArguments, io: CommandIO) throws {
+        let pos = try args.positionals(["JOURNAL", "PAGE", "ID"], command: "gesture")
+        let kinds = ["pan", "pinch", "rotate", "double-tap", "flip"]
+        if args.has("replay"), let other = kinds.first(where: args.has) {
+            throw UsageError("gesture: --replay and --\(other) cannot be used together")
+        }
+        guard args.has("replay") || kinds.contains(where: args.has) else {
+            throw UsageError("gesture: give at least one of --pan, --pinch, --rotate, --double-tap, --flip or --replay")
+        }
+        if args.has("around"), !args.has("pinch"), !args.has("rotate") { throw UsageError("gesture: --around needs --pinch or --rotate") }
+        let store = try JournalAccess.open(pos[0], io: io)
+        var replay: [Gesture]?
+        if let r = args.arg("replay") {
+            let bytes = try InputFile.read(r, io: io, limit: JSONLimits.default.maxBytes)
+            do { replay = try GestureReplay.parse(String(decoding: bytes, as: UTF8.self)) } catch {
+                throw CommandError(.dataError, "\(r.text): \(error)")
+            }
+        }
+        try store.transaction(description: "gesture \(pos[2].text)") { journal, pages in
+            var page = try JournalAccess.page(pos[1], in: pages, journal: journal)
+            let i = try JournalAccess.elementIndex(pos[2], on: page)
+            guard page.elements[i].kind != .ink else {
+                throw CommandError(.dataError, "ID: '\(pos[2].text)' is an ink layer; ink has no transform to move")
+            }
+            let gestures = try replay ?? typedGestures(args, dpi: page.dpi)
+            var placement = page.elements[i].placement
+            for (n, g) in gestures.enumerated() {
+                do { try placement.apply(g) } catch {
+                    let which = replay == nil ? "--\(optionName(g))" : "\(args.value("replay")!.text): gesture \(n + 1)"
+                    throw CommandError(.dataError, "\(which): refused, nothing changed: \(error)")
+                }
+            }
+            page.elements[i].placement = placement
+            pages[page.id] = page
+        }
+    }
+
+    /// The typed gestures in command-line order.
+    static func typedGestures(_ args: ParsedArguments, dpi: Double) throws -> [Gesture] {
+        let around = try args.arg("around")?.point(dpi: dpi)
+        var items: [(Int, Gesture)] = []
+        for (name, occurrences) in args.options {
+            for (tok, value) in occurrences {
+                let a = value.map { Arg(token: $0, name: "--\(name)") }
+                switch name {
+                case "pan":
+                    let v = try a!.numbers(count: 2)
+                    items.append((tok.index, .pan(dx: v[0], dy: v[1])))
+                case "pinch": items.append((tok.index, .pinch(scale: try a!.number(in: -1e6...1e6), around: around)))
+                case "rotate": items.append((tok.index, .rotate(degrees: try a!.number(in: -1e6...1e6), around: around)))
+                case "double-tap": items.append((tok.index, .doubleTap))
+                case "flip": items.append((tok.index, .flip(try a!.choice(["h", "v"]) == "h" ? .h : .v)))
+                default: break
+                }
+            }
+        }
+        return items.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    static func optionName(_ g: Gesture) -> String {
+        switch g {
+        case .pan: return "pan"
+        case .pinch: return "pinch"
+        case .rotate: return "rotate"
+        case .doubleTap: return "double-tap"
+        case .flip: return "flip"
+        }
+    }
+}

@@ -1,0 +1,140 @@
+// techo show | check | fonts: look at a journal, verify it, list fonts.
+import Foundation
+import TechoModel
+import TechoRender
+import TechoText
+
+enum ShowCommand: TechoCommand {
+    static let names = ["show"]
+    static let usage = "show JOURNAL [PAGE [ID]] [--json]"
+    static let summary = "describe a journal, a page or one element"
+    static let options = [OptionSpec("json", help: "machine-readable output (the page file's own JSON format)")]
+
+    static func run(_ args: ParsedArguments, io: CommandIO) throws {
+        let pos = try args.positionals(["JOURNAL", "PAGE", "ID"], minimum: 1, command: "show")
+        let store = try JournalAccess.open(pos[0], io: io)
+        let (journal, pages) = try store.read()
+        let renderer = PageRenderer(assetURL: store.assetURL)
+        let json = args.has("json")
+        func emit(_ v: JSONValue) { io.out(String(decoding: v.serializedBytes(), as: UTF8.self)) }
+        guard pos.count > 1 else {
+            if json {
+                var j = journal.json
+                if case .object(var o) = j {
+                    o["pages"] = .array(try journal.pageOrder.compactMap { id in try pages[id].map { try pageSummary($0, renderer) } })
+                    j = .object(o)
+                }
+                return emit(j)
+            }
+            io.out("\(journal.title.isEmpty ? pos[0].text : journal.title): \(journal.pageOrder.count) page\(journal.pageOrder.count == 1 ? "" : "s")\n")
+            for id in journal.pageOrder {
+                guard let p = pages[id] else { continue }
+                let (w, h) = try renderer.resolvedSize(of: p)
+                io.out("  \(id)\t\(fmt(w))x\(fmt(h)) px @ \(fmt(p.dpi)) dpi\(p.size.width == nil || p.size.height == nil ? " (endless)" : "")\t\(p.elements.count) element\(p.elements.count == 1 ? "" : "s")\n")
+            }
+            return
+        }
+        let page = try JournalAccess.page(pos[1], in: pages, journal: journal)
+        if pos.count > 2 {
+            let e = page.elements[try JournalAccess.elementIndex(pos[2], on: page)]
+            if json { return emit(e.json) }
+            io.out(try describe(e, renderer: renderer) + "\n")
+            return
+        }
+        if json {
+            var j = page.json
+            if case .object(var o) = j {
+                let (w, h) = try renderer.resolvedSize(of: page)
+                o["resolvedSize"] = [.number(w), .number(h)]
+                j = .object(o)
+            }
+            return emit(j)
+        }
+        let (w, h) = try renderer.resolvedSize(of: page)
+        io.out("page \(page.id): \(fmt(w))x\(fmt(h)) px @ \(fmt(page.dpi)) dpi (\(fmt((w / page.dpi * 254).rounded() / 10))x\(fmt((h / page.dpi * 254).rounded() / 10)) mm)\n")
+        var bg: [String] = []
+        if let c = page.background.color { bg.append("colour \(c)") }
+        if let i = page.background.image { bg.append("image \(i.asset.path) (\(i.mode.rawValue), opacity \(fmt(i.opacity)))") }
+        if let p = page.background.paper { bg.append("\(p.pattern.rawValue) paper every \(fmt(p.spacing)) px in \(p.color)") }
+        io.out("background: \(bg.isEmpty ? "transparent" : bg.joined(separator: ", "))\n")
+        if !page.slots.isEmpty { io.out("slots: \(page.slots.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", "))\n") }
+        io.out(page.elements.isEmpty ? "no elements\n" : "elements, bottom to top:\n")
+        for e in page.elements { io.out("  " + (try describe(e, renderer: renderer)) + "\n") }
+    }
+
+    static func pageSummary(_ p: Page, _ r: PageRenderer) throws -> JSONValue {
+        let (w, h) = try r.resolvedSize(of: p)
+        return .object(["id": .string(p.id), "size": [.number(w), .number(h)], "dpi": .number(p.dpi), "elements": .number(Double(p.elements.count))])
+    }
+
+    static func describe(_ e: Element, renderer: PageRenderer) throws -> String {
+        var s = "\(e.id)\t\(e.kind.rawValue)"
+        if e.kind != .ink {
+            let p = e.placement
+            s += "\tat \(fmt(round2(p.center.x))),\(fmt(round2(p.center.y)))"
+            if p.scale != 1 { s += " scale \(fmt(round4(p.scale)))" }
+            if p.rotation != 0 { s += " rotate \(fmt(round2(p.rotation)))°" }
+            if p.flipH { s += " flipped h" }
+            if p.flipV { s += " flipped v" }
+        }
+        switch e.content {
+        case .image(let i):
+            s += "\t\(fmt(i.naturalWidth))x\(fmt(i.naturalHeight)) \(i.asset.path)"
+        case .photo(let p):
+            s += "\t\(fmt(p.image.naturalWidth))x\(fmt(p.image.naturalHeight)) \(p.image.asset.path)"
+            if p.frame != .none { s += " frame \(p.frame.rawValue)" }
+        case .text(let t):
+            let (w, h) = try renderer.naturalSize(of: t)
+            let preview = t.text.count > 40 ? String(t.text.prefix(40)) + "…" : t.text
+            s += "\t\(fmt(round2(w)))x\(fmt(round2(h))) \"\(preview.replacingOccurrences(of: "\n", with: "⏎"))\" \(t.font) \(fmt(t.size))px"
+        case .ink(let ink):
+            let tools = Dictionary(grouping: ink.strokes, by: \.tool.rawValue).map { "\($0.value.count) \($0.key)" }.sorted()
+            s += "\t\(ink.strokes.count) stroke\(ink.strokes.count == 1 ? "" : "s"): \(tools.joined(separator: ", "))"
+        case .washi(let w):
+            s += "\t\(fmt(round2(w.from.distance(to: w.to)))) px of tape, \(w.ends.rawValue) ends"
+        }
+        if e.opacity != 1 { s += " opacity \(fmt(e.opacity))" }
+        if e.hidden { s += " (hidden)" }
+        return s
+    }
+
+    static func round2(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+    static func round4(_ v: Double) -> Double { (v * 10000).rounded() / 10000 }
+}
+
+enum CheckCommand: TechoCommand {
+    static let names = ["check"]
+    static let usage = "check JOURNAL"
+    static let summary = "verify a journal: every page decodes, every asset exists and matches its hash"
+    static let options: [OptionSpec] = []
+
+    static func run(_ args: ParsedArguments, io: CommandIO) throws {
+        let pos = try args.positionals(["JOURNAL"], command: "check")
+        let url = URL(fileURLWithPath: io.resolve(pos[0].text))
+        guard FileManager.default.fileExists(atPath: url.path) else { throw CommandError(.noInput, "\(pos[0].text): no such journal") }
+        let store: JournalStore
+        do { store = try JournalStore.open(url) } catch {
+            throw CommandError(.failure, "\(pos[0].text): \(error)")
+        }
+        let problems = store.check()
+        guard problems.isEmpty else {
+            for p in problems { io.out("\(p)\n") }
+            throw CommandError(.failure, "\(pos[0].text): \(problems.count) problem\(problems.count == 1 ? "" : "s") found")
+        }
+        io.out("\(pos[0].text): ok\n")
+    }
+}
+
+enum FontsCommand: TechoCommand {
+    static let names = ["fonts"]
+    static let usage = "fonts [PATTERN]"
+    static let summary = "list the installed font families (containing PATTERN)"
+    static let options: [OptionSpec] = []
+
+    static func run(_ args: ParsedArguments, io: CommandIO) throws {
+        let pos = try args.positionals(["PATTERN"], minimum: 0, command: "fonts")
+        let families = FontCatalog.shared.families(matching: pos.first?.text)
+        if families.isEmpty, let p = pos.first { throw CommandError(.failure, "no installed font family contains '\(p.text)'") }
+        for f in families { io.out("\(f)\n") }
+    }
+}

@@ -1,0 +1,52 @@
+// Opening journals, finding pages and elements, and importing image files: the steps most
+// commands share, with errors that name the argument at fault.
+import Foundation
+import TechoCodecs
+import TechoModel
+
+enum JournalAccess {
+    /// The journal named by a JOURNAL argument.
+    static func open(_ arg: Arg, io: CommandIO) throws -> JournalStore {
+        let url = URL(fileURLWithPath: io.resolve(arg.text))
+        do {
+            return try JournalStore.open(url)
+        } catch let e as StorageError {
+            let missing = !FileManager.default.fileExists(atPath: url.path)
+            throw CommandError(missing ? .noInput : .dataError, "\(arg.text): \(missing ? "no such journal" : e.message)")
+        }
+    }
+
+    /// The page `id` of the journal, or an error listing the pages there are.
+    static func page(_ arg: Arg, in pages: PageSet, journal: Journal) throws -> Page {
+        guard let page = pages[arg.text] else {
+            throw CommandError(.noInput, "\(arg.name) (argument \(arg.token.index)): no page '\(arg.text)'; pages: \(journal.pageOrder.joined(separator: ", "))")
+        }
+        return page
+    }
+
+    /// The index of element `id` on `page`, or an error listing the ids there are.
+    static func elementIndex(_ arg: Arg, on page: Page) throws -> Int {
+        guard let i = page.index(of: arg.text) else {
+            let ids = page.elements.map(\.id)
+            throw CommandError(.noInput, "\(arg.name) (argument \(arg.token.index)): no element '\(arg.text)' on page \(page.id)"
+                + (ids.isEmpty ? " (the page is empty)" : "; elements: \(ids.joined(separator: ", "))"))
+        }
+        return i
+    }
+
+    /// Reads an image file given on the command line, checks it is a PNG or JPEG within the
+    /// limits (by its bytes, not its name), removes GPS data from JPEGs unless `keepGPS`, and
+    /// returns the bytes to import with their natural size.
+    static func readImage(_ arg: Arg, io: CommandIO, keepGPS: Bool) throws -> (bytes: [UInt8], ext: String, info: ImageInfo) {
+        let path = io.resolve(arg.text)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw CommandError(.noInput, "\(arg.text): no such file")
+        }
+        guard !isDir.boolValue else { throw CommandError(.noInput, "\(arg.text): is a folder, not an image file") }
+        var bytes = try FileBytes.contents(of: path, name: arg.text, maxBytes: ImageLimits.default.maxFileBytes)
+        let info = try ImageDecoder.info(of: bytes, name: arg.text)
+        if info.format == .jpeg && !keepGPS { bytes = JPEGMetadata.removingGPS(bytes) }
+        return (bytes, info.format == .png ? "png" : "jpg", info)
+    }
+}

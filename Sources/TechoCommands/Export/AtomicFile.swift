@@ -1,0 +1,56 @@
+// Output files appear whole or not at all: bytes go to a hidden temp file in the destination
+// folder, are flushed to disk, and are renamed over the final name only when every file of the
+// command is ready.
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file written under a temp name, waiting to be renamed into place.
+struct StagedFile {
+    let temp: URL
+    let final: URL
+
+    /// Writes `bytes` next to `final` under a hidden temp name and flushes them to disk.
+    static func stage(_ bytes: [UInt8], as final: URL) throws -> StagedFile {
+        let dir = final.deletingLastPathComponent()
+        let temp = dir.appendingPathComponent(".\(final.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw CommandError(.cannotCreate, "\(final.path): cannot create: \(String(cString: strerror(errno)))") }
+        var ok = false
+        defer {
+            close(fd)
+            if !ok { unlink(temp.path) }
+        }
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CommandError(.failure, "\(final.path): cannot write: \(String(cString: strerror(errno)))")
+            }
+            done += n
+        }
+        guard fsync(fd) == 0 else { throw CommandError(.failure, "\(final.path): cannot write: \(String(cString: strerror(errno)))") }
+        ok = true
+        return StagedFile(temp: temp, final: final)
+    }
+
+    /// Renames every staged file into place, then syncs their folders.
+    static func commit(_ files: [StagedFile]) throws {
+        for f in files where rename(f.temp.path, f.final.path) != 0 {
+            let why = String(cString: strerror(errno))
+            discard(files)
+            throw CommandError(.failure, "\(f.final.path): cannot move into place: \(why)")
+        }
+        for dir in Set(files.map { $0.final.deletingLastPathComponent().path }) {
+            let fd = open(dir, O_RDONLY | O_DIRECTORY)
+            if fd >= 0 { fsync(fd); close(fd) }
+        }
+    }
+
+    /// Removes the temp files of a command that failed.
+    static func discard(_ files: [StagedFile]) {
+        for f in files { unlink(f.temp.path) }
+    }
+}

@@ -1,0 +1,112 @@
+// Runs the built `techo` binary as a user would, in a scratch folder, and reads what it wrote.
+import Foundation
+import TechoCodecs
+import TechoRaster
+
+/// The result of one `techo` run.
+struct RunResult {
+    var code: Int32
+    var out: String
+    var err: String
+}
+
+/// A scratch folder with helpers to run techo in it and make input images.
+final class Workspace {
+    let dir: URL
+
+    init(_ name: String = #function) throws {
+        let safe = name.filter { $0.isLetter || $0.isNumber }
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("techo-e2e-\(safe)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: dir) }
+
+    /// The `techo` binary next to the test bundle (swift build puts every product in one folder).
+    static let binary: URL = {
+        var candidates: [URL] = []
+        if let exe = Bundle.main.executableURL { candidates.append(exe.deletingLastPathComponent()) }
+        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+        for c in candidates {
+            var d = c
+            for _ in 0..<4 {
+                let t = d.appendingPathComponent("techo")
+                var isDir: ObjCBool = false
+                if FileManager.default.fileExists(atPath: t.path, isDirectory: &isDir), !isDir.boolValue { return t }
+                d = d.deletingLastPathComponent()
+            }
+        }
+        preconditionFailure("the techo binary was not built next to the tests (run swift build --build-tests)")
+    }()
+
+    /// Runs `techo ARGS…` in the workspace with stdin closed.
+    @discardableResult
+    func run(_ args: String...) throws -> RunResult { try run(args) }
+
+    func run(_ args: [String]) throws -> RunResult {
+        let p = Process()
+        p.executableURL = Workspace.binary
+        p.arguments = args
+        p.currentDirectoryURL = dir
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        // Read both pipes fully before waiting, so a chatty child never blocks on a full pipe.
+        final class Box: @unchecked Sendable { var data = Data() }
+        let outBox = Box()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async { outBox.data = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        let outData = outBox.data
+        p.waitUntilExit()
+        return RunResult(code: p.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData, as: UTF8.self))
+    }
+
+    func url(_ relative: String) -> URL { dir.appendingPathComponent(relative) }
+    func bytes(_ relative: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: url(relative))) }
+    func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: url(relative).path) }
+
+    /// Writes a solid-colour PNG of `w`×`h` (straight RGBA).
+    func png(_ name: String, _ w: Int, _ h: Int, rgba: (UInt8, UInt8, UInt8, UInt8)) throws {
+        let bytes = [UInt8]((0..<(w * h)).flatMap { _ in [rgba.0, rgba.1, rgba.2, rgba.3] })
+        let pm = Pixmap(width: w, height: h, straightRGBA: bytes)
+        try Data(try PNGEncoder.encode(pm, name: name)).write(to: url(name))
+    }
+
+    /// Writes a solid-colour JPEG.
+    func jpeg(_ name: String, _ w: Int, _ h: Int, rgb: (UInt8, UInt8, UInt8)) throws {
+        var pm = Pixmap(width: w, height: h)
+        pm.fill(r: rgb.0, g: rgb.1, b: rgb.2, a: 255)
+        try Data(try JPEGEncoder.encode(pm, quality: 95, name: name)).write(to: url(name))
+    }
+
+    /// Decodes an exported PNG.
+    func image(_ relative: String) throws -> Pixmap {
+        try ImageDecoder.decode(contentsOf: url(relative).path).pixels
+    }
+
+    /// The straight RGBA of one pixel of a decoded image.
+    static func straight(_ p: Pixmap, _ x: Int, _ y: Int) -> (Int, Int, Int, Int) {
+        let px = p.pixel(x, y)
+        let a = px.a
+        return (Int(unpremultiply(px.r, a)), Int(unpremultiply(px.g, a)), Int(unpremultiply(px.b, a)), Int(a))
+    }
+}
+
+/// The chunks of a PNG file by type (first occurrence).
+func pngChunks(_ png: [UInt8]) -> [String: [UInt8]] {
+    var out: [String: [UInt8]] = [:]
+    var i = 8
+    while i + 8 <= png.count {
+        let len = Int(png[i]) << 24 | Int(png[i + 1]) << 16 | Int(png[i + 2]) << 8 | Int(png[i + 3])
+        let type = String(decoding: png[(i + 4)..<(i + 8)], as: UTF8.self)
+        guard i + 12 + len <= png.count else { break }
+        if out[type] == nil { out[type] = Array(png[(i + 8)..<(i + 8 + len)]) }
+        i += 12 + len
+    }
+    return out
+}
