@@ -166,6 +166,45 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 5)
     }
 
+    @Test func subnormalEdgeHeightsDoNotTrap() {
+        // Regression: an edge rising by 1e-45 px has an infinite slope in Float.
+        var p = Path()
+        p.move(to: Point(0, 0)); p.line(to: Point(30, 1e-45)); p.line(to: Point(30, 20)); p.line(to: Point(0, 20)); p.close()
+        var q = Path()
+        q.move(to: Point(3, 7)); q.line(to: Point(29, 7 + 1e-7)); q.line(to: Point(29, 9)); q.close()
+        let c = coverage(p, size: 32)
+        #expect(c[10 * 32 + 10] == 255)
+        _ = coverage(q, size: 32)
+    }
+
+    @Test func fuzzExtremeCoordinatesNeverTrap() {
+        // Coordinates from a mix of magnitudes that stress clipping and Float conversion.
+        var rng = SplitMix64(seed: 99)
+        let specials: [Double] = [0, 1e-45, -1e-45, 1e-300, 1e-7, 8, 8 + 1e-7, 16, 16 - 1e-9, 15.999999, -3, 1e7, -1e7,
+                                  1e38, -1e38, 3.5e38, 1e300, -1e300, .greatestFiniteMagnitude, -.greatestFiniteMagnitude]
+        func coordinate() -> Double {
+            rng.int(in: 0...2) == 0 ? rng.double(in: -20...36) : specials[rng.int(in: 0...(specials.count - 1))]
+        }
+        for i in 0..<1500 {
+            var p = Path()
+            p.move(to: Point(coordinate(), coordinate()))
+            for _ in 0..<rng.int(in: 1...6) {
+                if rng.int(in: 0...3) == 0 {
+                    p.cubic(to: Point(coordinate(), coordinate()), control1: Point(coordinate(), coordinate()),
+                            control2: Point(coordinate(), coordinate()))
+                } else {
+                    p.line(to: Point(coordinate(), coordinate()))
+                }
+            }
+            p.close()
+            var px = Pixmap(width: 16, height: 16)
+            px.fill(p, paint: Paint(color: Color(r: 1, g: 0, b: 0, a: 0.5)), rule: i % 2 == 0 ? .nonZero : .evenOdd)
+            // Stroking curves with 1e38 controls makes thousands of pieces; a sample suffices.
+            if i % 25 == 0 { px.stroke(p, style: StrokeStyle(width: 2), paint: Paint(color: .black)) }
+            px.checkInvariants()
+        }
+    }
+
     @Test func degenerateShapesDrawNothing() {
         var line = Path()
         line.move(to: Point(3, 3)); line.line(to: Point(30, 30)); line.close()
