@@ -133,13 +133,16 @@ func referencePage(assets dir: URL) throws -> Page {
         elements.append(try Element(id: "photo-\(i + 1)", content: .photo(p),
                                     placement: Placement(center: Point(spot.0, spot.1), scale: 700 / max(nw, nh), rotation: spot.2)))
     }
-    for i in 0..<12 {
-        let x = rng.uniform(150...(W - 150)), y = rng.uniform(200...(H - 250))
+    let stickerSpots: [(Double, Double, Double, Double)] = [
+        (700, 200, 0.34, 12), (850, 720, 0.36, -10), (320, 1030, 0.32, 0), (1610, 1060, 0.32, 8),
+        (1060, 1030, 0.28, -20), (1150, 400, 0.30, 0), (1540, 2170, 0.36, -15), (960, 2330, 0.3, 10),
+        (930, 1960, 0.26, -8), (1630, 1640, 0.28, 15), (1090, 2140, 0.36, 5), (1430, 1990, 0.42, -6)]
+    for (i, spot) in stickerSpots.enumerated() {
         let ref = try benchRef(String(format: "stickers/sticker%02d.png", i + 1))
         elements.append(try Element(id: "sticker-\(i + 1)",
                                     content: .image(ImageContent(asset: ref, naturalWidth: 512, naturalHeight: 512,
                                                                  outline: i % 3 == 0 ? try Outline(width: 10, color: .white) : nil)),
-                                    placement: Placement(center: Point(x, y), scale: rng.uniform(0.32...0.5), rotation: rng.uniform(-25...25))))
+                                    placement: Placement(center: Point(spot.0, spot.1), scale: spot.2, rotation: spot.3)))
     }
     let tapes: [(Double, Double, Double, RGBA)] = [(470, 270, -12, RGBA(r: 0xE8, g: 0xA0, b: 0xA0, a: 0xCC)),
                                                    (1290, 200, 8, RGBA(r: 0x9C, g: 0xC9, b: 0xB4, a: 0xCC)),
@@ -162,21 +165,29 @@ func referencePage(assets dir: URL) throws -> Page {
         elements.append(try Element(id: "text-\(i + 1)", content: .text(c),
                                     placement: Placement(center: Point(t.1, t.2), rotation: i == 1 ? -2 : (i == 3 ? 2 : 0))))
     }
-    // 150 pencil strokes: cursive-like loops along lines in the lower left, and a few doodles.
+    // 150 pencil strokes: a doodled meadow of thirty five-petal flowers, each petal one
+    // pressure-sensitive loop, on a jittered grid in the lower left.
     var strokes: [Stroke] = []
-    for s in 0..<150 {
-        let row = s / 15, col = s % 15
-        let x0 = 180 + Double(col) * 52, y0 = 1960 + Double(row) * 46
-        var pts: [StrokePoint] = []
-        let loops = 2 + (s % 3)
-        for k in 0...(loops * 10) {
-            let t = Double(k) / 10
-            let x = x0 + t * 13 + 7 * cos(t * 2 * .pi + .pi / 2) + rng.uniform(-0.6...0.6)
-            let y = y0 - 14 * abs(sin(t * .pi)) * (0.6 + 0.4 * sin(Double(s))) + rng.uniform(-0.6...0.6)
-            pts.append(StrokePoint(x, y, pressure: 0.55 + 0.4 * sin(t * 1.3)))
+    let inks = [RGBA(r: 0xE0, g: 0x7A, b: 0x8F), RGBA(r: 0xE0, g: 0x7A, b: 0x5F), RGBA(r: 0x9A, g: 0x7F, b: 0xC0), RGBA(r: 0x5B, g: 0x7D, b: 0xB1)]
+    for flower in 0..<30 {
+        let cx = 200 + Double(flower % 6) * 125 + rng.uniform(-25...25)
+        let cy = 2010 + Double(flower / 6) * 78 + rng.uniform(-18...18)
+        let length = rng.uniform(20...30), turn = rng.uniform(0...(2 * .pi / 5))
+        let color = inks[(flower * 7) % inks.count]
+        for petal in 0..<5 {
+            let a = turn + Double(petal) * 2 * .pi / 5
+            var pts: [StrokePoint] = []
+            for k in 0...14 {
+                let t = Double(k) / 14
+                let r = length * sin(.pi * t), off = (t - 0.5) * 1.0
+                pts.append(StrokePoint(cx + r * cos(a + off) + rng.uniform(-0.4...0.4), cy + r * sin(a + off) + rng.uniform(-0.4...0.4),
+                                       pressure: 0.45 + 0.5 * sin(.pi * t)))
+            }
+            strokes.append(try Stroke(tool: .pencil, color: color, width: 4, points: pts))
         }
-        strokes.append(try Stroke(tool: .pencil, color: RGBA(r: 0x2E, g: 0x3A, b: 0x59), width: 4.5, points: pts))
     }
+    strokes.append(try Stroke(tool: .dash, color: RGBA(r: 0x8A, g: 0x6E, b: 0x5A), width: 3, from: Point(790, 985), to: Point(1110, 935),
+                              dash: [14, 10]))
     strokes.append(try Stroke(tool: .highlighter, color: RGBA(r: 255, g: 232, b: 110), width: 40,
                               points: [StrokePoint(1000, 1745), StrokePoint(1460, 1740)]))
     elements.append(try Element(id: "ink-1", content: .ink(InkContent(strokes: strokes))))
