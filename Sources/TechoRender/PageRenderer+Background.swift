@@ -7,6 +7,10 @@ import TechoModel
 import TechoRaster
 
 extension PageRenderer {
+    /// More dots than this are drawn as an even tint (a 1 px spacing on a large page would
+    /// otherwise be hundreds of millions of discs).
+    static let maxPaperDots = 1_000_000
+
     func drawBackground(_ bg: Background, on canvas: inout Canvas) throws {
         // An opaque colour under a tiled image: the tile is composed over the colour once and
         // then copied, one pass over the page instead of two.
@@ -110,6 +114,12 @@ extension PageRenderer {
         case .dots:
             // About 0.4 mm dots at 5 mm spacing, never below a device pixel across.
             let r = max(0.6, step * 0.04)
+            if xs.count * ys.count > PageRenderer.maxPaperDots {
+                // Finer than the eye can tell apart: an even tint of the same average darkness.
+                let tint = min(1, Double.pi * r * r / (step * step))
+                canvas.pixmap.fill(.rect(area), paint: Paint(paper.color, opacity: tint))
+                return
+            }
             for y in ys { for x in xs { path.append(.circle(center: Point(x, y), radius: r)) } }
         case .grid, .lines:
             // Hairlines: about 0.15 mm at 5 mm spacing, whole device pixels wide, on pixel edges.

@@ -71,7 +71,9 @@ extension PageRenderer {
         }
         let border = outline.width * k
         let rect = Rect(x: -nw / 2, y: -nh / 2, width: nw, height: nh).applying(t).outset(by: border + 1)
-        guard var layer = canvas.layer(coveringDevice: rect, pad: Int(border.rounded(.up)) + 2) else { return }
+        // The layer reaches beyond the page so the border follows edges just off the page; at
+        // most 256 px, which bounds memory for absurd widths (the page is covered by then).
+        guard var layer = canvas.layer(coveringDevice: rect, pad: min(256, Int(border.rounded(.up)) + 2)) else { return }
         layer.pixmap.draw(img, transform: layer.local(toElement.concatenating(t)), filter: .good)
         layer.pixmap = DieCut.outlined(layer.pixmap, width: border, color: Color(outline.color))
         canvas.composite(layer, opacity: e.opacity, clip: clip)
