@@ -142,6 +142,23 @@ import Testing
         #expect(dst2.pixel(10, 10).r == 255 && dst2.pixel(10, 50).r == 0)
     }
 
+    @Test func partialPrefilterBoxesKeepTheirFractionalEdge() {
+        // 30 px shrunk 8x is 3.75 px: the fourth column is three-quarters covered, not whole.
+        var img = Pixmap(width: 30, height: 16)
+        img.fill(r: 255, g: 255, b: 255, a: 255)
+        var dst = Pixmap(width: 8, height: 4)
+        dst.draw(img, transform: .scale(0.125), filter: .good)
+        #expect(dst.pixel(2, 1).a == 255)
+        #expect(abs(Int(dst.pixel(3, 1).a) - 191) <= 1, "\(dst.pixel(3, 1))")
+        #expect(dst.pixel(4, 1).a == 0)
+        // A multiple of the factor still takes the exact whole-pixel path.
+        var img32 = Pixmap(width: 32, height: 16)
+        img32.fill(r: 255, g: 255, b: 255, a: 255)
+        var d32 = Pixmap(width: 8, height: 4)
+        d32.draw(img32, transform: .scale(0.125), filter: .good)
+        #expect(d32.pixel(3, 1).a == 255 && d32.pixel(4, 1).a == 0)
+    }
+
     @Test func nearestKeepsPixelsBlocky() {
         var img = Pixmap(width: 2, height: 2)
         img.setPixel(0, 0, (255, 0, 0, 255)); img.setPixel(1, 1, (0, 0, 255, 255))

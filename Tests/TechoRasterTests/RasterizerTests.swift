@@ -23,6 +23,23 @@ import Testing
         #expect(abs(sum(c) - area) / area < 0.001, "sum \(sum(c)) vs \(area)")
     }
 
+    @Test(arguments: [LineJoin.round, .miter, .bevel])
+    func strokedCircleCoversItsAnnulus(join: LineJoin) {
+        // Stroke pieces must add up to the union: 2πRw, no coverage counted twice where pieces
+        // meet at an edge pixel.
+        var px = Pixmap(width: 128, height: 128)
+        px.stroke(.circle(center: Point(64.2, 63.7), radius: 40), style: StrokeStyle(width: 6, join: join), paint: Paint(color: .black))
+        let s = stride(from: 3, to: px.data.count, by: 4).reduce(0.0) { $0 + Double(px.data[$1]) } / 255
+        let area = 2 * Double.pi * 40 * 6
+        #expect(abs(s - area) / area < 0.001, "\(s) vs \(area)")
+        // A straight line with round caps: w·L + π·w²/4.
+        var line = Pixmap(width: 128, height: 64)
+        line.stroke(.polyline([Point(20.3, 30.1), Point(100.6, 35.4)]), style: StrokeStyle(width: 9), paint: Paint(color: .black))
+        let ls = stride(from: 3, to: line.data.count, by: 4).reduce(0.0) { $0 + Double(line.data[$1]) } / 255
+        let la = 9 * Point(80.3, 5.3).length + Double.pi * 81 / 4
+        #expect(abs(ls - la) / la < 0.001, "\(ls) vs \(la)")
+    }
+
     @Test func halfCoveredEdgePixelIsHalf() {
         let c = coverage(.rect(Rect(x: 10.5, y: 10, width: 20, height: 20)), size: 64)
         #expect(c[15 * 64 + 10] == 128 || c[15 * 64 + 10] == 127)

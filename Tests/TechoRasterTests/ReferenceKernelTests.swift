@@ -112,6 +112,17 @@ import Testing
         }
     }
 
+    @Test func blurReciprocalDividesExactly() {
+        var rng = SplitMix64(seed: 3)
+        for d in stride(from: 1, through: 4001, by: 2) {
+            let m = Pixmap.reciprocal(UInt32(d))
+            let top = 256 * d
+            var xs = Array(0...300) + Array(max(0, top - 300)...top)
+            for _ in 0..<200 { xs.append(rng.int(in: 0...top)) }
+            for x in xs { #expect((UInt64(x) &* m) >> 40 == UInt64(x / d), "x=\(x) d=\(d)") }
+        }
+    }
+
     @Test func downsampleEqualsTheObviousBoxMean() {
         let img = ImageDrawingTests.noise(19, 13, seed: 10)
         for (n, m) in [(2, 2), (3, 3), (4, 4), (8, 8), (20, 20), (1, 3), (5, 2), (19, 1)] {

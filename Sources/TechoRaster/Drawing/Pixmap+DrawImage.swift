@@ -55,20 +55,25 @@ extension Pixmap {
         // its length only.
         var source = image
         var toDevice = transform
+        var nx = 1, ny = 1
         if filter != .nearest {
             func factor(_ length: Double) -> Int {
                 guard length > 0 && length < 0.5 else { return 1 }
                 let inverse = min(1 / length, Double(Pixmap.maxDownsampleFactor))
                 return filter == .good ? Int(inverse.rounded(.down)) : 1 << Int(log2(inverse).rounded(.down))
             }
-            let nx = factor((transform.a * transform.a + transform.b * transform.b).squareRoot())
-            let ny = factor((transform.c * transform.c + transform.d * transform.d).squareRoot())
+            nx = factor((transform.a * transform.a + transform.b * transform.b).squareRoot())
+            ny = factor((transform.c * transform.c + transform.d * transform.d).squareRoot())
             if nx > 1 || ny > 1 {
                 source = image.downsampled(byX: nx, byY: ny)
                 toDevice = Transform.scale(Double(nx), Double(ny)).concatenating(transform)
             }
         }
-        switch TransformKind(toDevice) {
+        // A prefiltered copy whose last column or row stands for a partial box covers a
+        // fraction of a device pixel there: only the sampling path anti-aliases that edge.
+        var kind = TransformKind(toDevice)
+        if image.width % nx != 0 || image.height % ny != 0 { kind = .scaleTranslate }
+        switch kind {
         case .identity:
             blendImage(source, dx: 0, dy: 0, alpha: alpha, mode: blendMode, clip: clip)
         case .integerTranslate(let dx, let dy):
