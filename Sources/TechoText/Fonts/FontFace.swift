@@ -118,12 +118,4 @@ public final class FontFace: @unchecked Sendable {
         defer { lock.unlock() }
         return try body()
     }
-
-    /// The glyph for a scalar in this face's cmap, or nil.
-    func glyphIndex(_ scalar: Unicode.Scalar) -> UInt32? {
-        withLock {
-            let g = FT_Get_Char_Index(ft, FT_ULong(scalar.value))
-            return g == 0 ? nil : UInt32(g)
-        }
-    }
 }
