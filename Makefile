@@ -4,28 +4,32 @@
 #   make bench  build optimised and print the benchmark figures
 #   make build  build the optimised techo binary (.build/release/techo)
 SWIFT ?= swift
-# Tests run optimised: pixel loops in debug builds are 10-50x slower.
-TEST_FLAGS ?= -c release -Xswiftc -enable-testing
+# Everything builds optimised (pixel loops in debug builds are 10-50x slower), and with one set
+# of flags, so test, demo and bench share one build instead of recompiling for each other.
+FLAGS ?= -c release -Xswiftc -enable-testing
 .PHONY: deps build test demo bench clean
 
 deps:
 	@bash scripts/setup-deps.sh
 
 build: deps
-	$(SWIFT) build -c release --product techo
-	@echo "make build: built $$($(SWIFT) build -c release --show-bin-path)/techo"
+	$(SWIFT) build $(FLAGS) --product techo
+	@echo "make build: built $$($(SWIFT) build $(FLAGS) --show-bin-path)/techo"
 
 test: deps
-	$(SWIFT) build $(TEST_FLAGS) --build-tests
-	$(SWIFT) test $(TEST_FLAGS) --skip-build --disable-xctest
+	$(SWIFT) build $(FLAGS) --build-tests
+	$(SWIFT) test $(FLAGS) --skip-build --disable-xctest
 	@echo "make test: all tests ran"
 
-demo: build
-	@bash scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/techo"
+demo: deps
+	$(SWIFT) build $(FLAGS) --product techo
+	$(SWIFT) build $(FLAGS) --product techo-assets
+	@bash scripts/demo.sh "$$($(SWIFT) build $(FLAGS) --show-bin-path)"
 
 bench: deps
-	$(SWIFT) build -c release --product techo-bench --product techo
-	"$$($(SWIFT) build -c release --show-bin-path)/techo-bench"
+	$(SWIFT) build $(FLAGS) --product techo
+	$(SWIFT) build $(FLAGS) --product techo-bench
+	"$$($(SWIFT) build $(FLAGS) --show-bin-path)/techo-bench"
 
 clean:
 	rm -rf .build out bench-out
