@@ -141,3 +141,18 @@ func showcasePage(_ f: RenderFixture, width: Double, height: Double) throws -> P
         #expect(half.width == 20 && half.height == 20)
     }
 }
+
+@Suite struct DecodeScaleTests {
+    @Test func jpegsDecodeAtTheDCTScaleTheDeviceSizeNeeds() throws {
+        let f = try RenderFixture()
+        let asset = try f.addJPEG(gradient(400, 320))
+        let urls = f.urls
+        let cache = ImageCache(assetURL: { ref in
+            guard let u = urls[ref] else { throw RenderError(pageID: "-", message: "no asset \(ref)") }
+            return u
+        })
+        #expect(try cache.image(asset, natural: (400, 320), needed: (90, 70)).width == 100)
+        #expect(try cache.image(asset, natural: (400, 320), needed: (120, 70)).width == 200)
+        #expect(try cache.image(asset, natural: (400, 320), needed: (400, 320)).width == 400)
+    }
+}
