@@ -99,6 +99,12 @@ extension PageRenderer {
         let pictureToElement = Transform.scale(1 / sx, 1 / sy)
             .concatenating(.translation(Double(px0) / sx - g.crop.minX + g.picture.minX, Double(py0) / sy - g.crop.minY + g.picture.minY))
 
+        if photo.frame == .none && !photo.shadow && g.pictureRadius == 0 && photo.crop == nil {
+            // A plain photo is one draw, like an image sticker: it takes the opacity directly.
+            canvas.pixmap.draw(picture, transform: pictureToElement.concatenating(t), opacity: e.opacity, filter: .good,
+                               clip: canvas.slotClip(e))
+            return
+        }
         // The layer holds the card and its shadow.
         let cardDevice = g.card.applying(t)
         let shadowOffset = g.shadowOffset * e.placement.scale * canvas.scale

@@ -18,12 +18,14 @@ func renderBench() {
         func renderer() -> PageRenderer { PageRenderer { dir.appendingPathComponent(benchAssetNames[$0] ?? "") } }
         // Wall time, and this thread's CPU time (what the render costs on a machine that is busy
         // with other work too).
-        var cold: [Double] = [], warm: [Double] = [], warmCPU: [Double] = []
+        var cold: [Double] = [], coldCPU: [Double] = [], warm: [Double] = [], warmCPU: [Double] = []
         var last: RenderedPage?
         for _ in 0..<3 {
             let r = renderer()
             var t = Date()
+            let c0 = threadCPUSeconds()
             last = try r.render(page)
+            coldCPU.append(threadCPUSeconds() - c0)
             cold.append(Date().timeIntervalSince(t))
             for _ in 0..<3 {
                 t = Date()
@@ -35,8 +37,8 @@ func renderBench() {
         }
         let median = { (v: [Double]) in v.sorted()[v.count / 2] * 1000 }
         guard let out = last else { return }
-        print(String(format: "render reference page %dx%d: cold (decode + compose) %.0f ms, warm (compose) %.0f ms wall, %.0f ms CPU, median",
-                     out.pixmap.width, out.pixmap.height, median(cold), median(warm), median(warmCPU)))
+        print(String(format: "render reference page %dx%d, median: cold (decode + compose) %.0f ms wall, %.0f ms CPU; warm (compose) %.0f ms wall, %.0f ms CPU",
+                     out.pixmap.width, out.pixmap.height, median(cold), median(coldCPU), median(warm), median(warmCPU)))
         // Two pages at once on one renderer, as a multi-page export does.
         let shared = renderer()
         _ = try shared.render(page)
