@@ -3,6 +3,7 @@ let benchSections: [(String, () -> Void)] = [
     ("codecs", codecBench),
     ("raster", rasterBench),
     ("text", textBench),
+    ("render", renderBench),
     ("model", modelBench),
     ("page", pageBench),
     ("encode", encodeBench),
