@@ -18,7 +18,7 @@ enum DeflateSplice {
     static func continuable(_ stream: [UInt8]) -> [UInt8]? {
         guard let last = finalBlock(of: stream) else { return nil }
         var out = Array(stream[0..<((last.endBit + 7) / 8)])
-        out[last.headerBit >> 3] &= ~UInt8(1 << (last.headerBit & 7))   // BFINAL = 0
+        out[last.headerBit >> 3] &= ~UInt8(1 << (last.headerBit & 7))  // BFINAL = 0
         // Clear the padding after the end-of-block code, then an empty stored block: 3 header
         // bits (BFINAL 0, BTYPE 00), padding to the byte, LEN 0000, NLEN FFFF.
         if last.endBit & 7 != 0 { out[out.count - 1] &= UInt8((1 << (last.endBit & 7)) - 1) }
@@ -85,8 +85,9 @@ enum DeflateSplice {
             }
         }
         guard lengths.count == nlit + ndist, lengths[256] != 0,
-              let lit = HuffmanTable(lengths: Array(lengths[0..<nlit])),
-              let dist = HuffmanTable(lengths: Array(lengths[nlit...])) else { return nil }
+            let lit = HuffmanTable(lengths: Array(lengths[0..<nlit])),
+            let dist = HuffmanTable(lengths: Array(lengths[nlit...]))
+        else { return nil }
         return (lit, dist)
     }
 
@@ -169,7 +170,7 @@ private struct HuffmanTable {
             let l = Int(l8)
             let c = next[l]
             next[l] += 1
-            guard c < (1 << l) else { return nil }   // over-subscribed
+            guard c < (1 << l) else { return nil }  // over-subscribed
             var rev = 0
             for i in 0..<l where c & (1 << i) != 0 { rev |= 1 << (l - 1 - i) }
             var i = rev

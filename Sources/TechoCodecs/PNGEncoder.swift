@@ -47,14 +47,18 @@ public enum PNGEncoder {
     ///   Compression is libdeflate's at `level` (0…9 on zlib's scale), in bands of rows
     ///   compressed on every core and joined into one zlib stream; the bytes depend only on the
     ///   pixels and the arguments, never on the number of cores.
-    public static func encode(_ pixmap: Pixmap, dpi: Double? = nil, level: Int = 6,
-                              filter: Filter = .adaptive, name: String = "image") throws -> [UInt8] {
+    public static func encode(
+        _ pixmap: Pixmap, dpi: Double? = nil, level: Int = 6,
+        filter: Filter = .adaptive, name: String = "image"
+    ) throws -> [UInt8] {
         let opaque = pixmap.isOpaque
         let w = pixmap.width
         return pixmap.data.withUnsafeBufferPointer { px in
             let src = px.baseAddress!
-            return PNGWriter.encode(width: w, height: pixmap.height, channels: opaque ? 3 : 4, level: checked(level),
-                                    filter: filter, ppm: pixelsPerMetre(dpi)) { y, out in
+            return PNGWriter.encode(
+                width: w, height: pixmap.height, channels: opaque ? 3 : 4, level: checked(level),
+                filter: filter, ppm: pixelsPerMetre(dpi)
+            ) { y, out in
                 let row = src + y * w * 4
                 if opaque {
                     for x in 0..<w { out[3 * x] = row[4 * x]; out[3 * x + 1] = row[4 * x + 1]; out[3 * x + 2] = row[4 * x + 2] }
@@ -72,14 +76,18 @@ public enum PNGEncoder {
     }
 
     /// Encodes straight-alpha RGBA pixels. Same parameters as `encode(_:dpi:level:filter:name:)`.
-    public static func encode(_ image: RGBAImage, dpi: Double? = nil, level: Int = 6,
-                              filter: Filter = .adaptive, name: String = "image") throws -> [UInt8] {
+    public static func encode(
+        _ image: RGBAImage, dpi: Double? = nil, level: Int = 6,
+        filter: Filter = .adaptive, name: String = "image"
+    ) throws -> [UInt8] {
         let opaque = image.isOpaque
         let w = image.width
         return image.bytes.withUnsafeBufferPointer { px in
             let src = px.baseAddress!
-            return PNGWriter.encode(width: w, height: image.height, channels: opaque ? 3 : 4, level: checked(level),
-                                    filter: filter, ppm: pixelsPerMetre(dpi)) { y, out in
+            return PNGWriter.encode(
+                width: w, height: image.height, channels: opaque ? 3 : 4, level: checked(level),
+                filter: filter, ppm: pixelsPerMetre(dpi)
+            ) { y, out in
                 let row = src + y * w * 4
                 if opaque {
                     for x in 0..<w { out[3 * x] = row[4 * x]; out[3 * x + 1] = row[4 * x + 1]; out[3 * x + 2] = row[4 * x + 2] }
@@ -92,19 +100,25 @@ public enum PNGEncoder {
 
     /// The same file through libpng (zlib at `level`): the reference the writer is tested
     /// against, and the baseline of the benchmarks. Same parameters as `encode(_:dpi:level:filter:name:)`.
-    public static func encodeWithLibPNG(_ pixmap: Pixmap, dpi: Double? = nil, level: Int = 6,
-                                        filter: Filter = .adaptive, name: String = "image") throws -> [UInt8] {
+    public static func encodeWithLibPNG(
+        _ pixmap: Pixmap, dpi: Double? = nil, level: Int = 6,
+        filter: Filter = .adaptive, name: String = "image"
+    ) throws -> [UInt8] {
         let opaque = pixmap.isOpaque
-        return try encode(straightRGBA: opaque ? pixmap.data : pixmap.straightRGBA(),
-                   width: pixmap.width, height: pixmap.height, opaque: opaque,
-                   dpi: dpi, level: level, filter: filter, name: name)
+        return try encode(
+            straightRGBA: opaque ? pixmap.data : pixmap.straightRGBA(),
+            width: pixmap.width, height: pixmap.height, opaque: opaque,
+            dpi: dpi, level: level, filter: filter, name: name)
     }
 
     /// Straight-alpha RGBA pixels through libpng. Same parameters as `encode(_:dpi:level:filter:name:)`.
-    public static func encodeWithLibPNG(_ image: RGBAImage, dpi: Double? = nil, level: Int = 6,
-                                        filter: Filter = .adaptive, name: String = "image") throws -> [UInt8] {
-        try encode(straightRGBA: image.bytes, width: image.width, height: image.height, opaque: image.isOpaque,
-                   dpi: dpi, level: level, filter: filter, name: name)
+    public static func encodeWithLibPNG(
+        _ image: RGBAImage, dpi: Double? = nil, level: Int = 6,
+        filter: Filter = .adaptive, name: String = "image"
+    ) throws -> [UInt8] {
+        try encode(
+            straightRGBA: image.bytes, width: image.width, height: image.height, opaque: image.isOpaque,
+            dpi: dpi, level: level, filter: filter, name: name)
     }
 
     private static func checked(_ level: Int) -> Int {
@@ -118,8 +132,10 @@ public enum PNGEncoder {
         return UInt32((dpi / 0.0254).rounded())
     }
 
-    private static func encode(straightRGBA: [UInt8], width: Int, height: Int, opaque: Bool,
-                               dpi: Double?, level: Int, filter: Filter, name: String) throws -> [UInt8] {
+    private static func encode(
+        straightRGBA: [UInt8], width: Int, height: Int, opaque: Bool,
+        dpi: Double?, level: Int, filter: Filter, name: String
+    ) throws -> [UInt8] {
         precondition((0...9).contains(level), "PNG zlib level must be 0...9, got \(level)")
         precondition(width <= Int(Int32.max) && height <= Int(Int32.max), "PNG size too large")
         var ppm: UInt32 = 0
@@ -131,8 +147,9 @@ public enum PNGEncoder {
         defer { techo_free(buffer.data) }
         try ShimStatus.checkEncode(file: name, format: .png) { msg, cap in
             straightRGBA.withUnsafeBufferPointer { px in
-                techo_png_encode_rgba(px.baseAddress, UInt32(width), UInt32(height), opaque ? 3 : 4,
-                                      Int32(level), filter.mask, ppm, 1, &buffer, msg, cap)
+                techo_png_encode_rgba(
+                    px.baseAddress, UInt32(width), UInt32(height), opaque ? 3 : 4,
+                    Int32(level), filter.mask, ppm, 1, &buffer, msg, cap)
             }
         }
         return Array(UnsafeBufferPointer(start: buffer.data, count: buffer.size))

@@ -15,8 +15,10 @@ enum PNGWriter {
     static let bandBytes = 1 << 21
 
     /// Encodes `height` rows; `row(y, out)` writes row y's packed bytes (width × channels).
-    static func encode(width: Int, height: Int, channels: Int, level: Int, filter: PNGEncoder.Filter, ppm: UInt32,
-                       bandRows: Int? = nil, row: (Int, UnsafeMutablePointer<UInt8>) -> Void) -> [UInt8] {
+    static func encode(
+        width: Int, height: Int, channels: Int, level: Int, filter: PNGEncoder.Filter, ppm: UInt32,
+        bandRows: Int? = nil, row: (Int, UnsafeMutablePointer<UInt8>) -> Void
+    ) -> [UInt8] {
         precondition(channels == 3 || channels == 4, "PNG channels must be 3 or 4")
         let stride = width * channels
         let rows = bandRows ?? max(1, bandBytes / (stride + 1))
@@ -51,7 +53,7 @@ enum PNGWriter {
         var ihdr = be32(UInt32(width)) + be32(UInt32(height))
         ihdr += [8, channels == 4 ? 6 : 2, 0, 0, 0]
         chunk("IHDR", ihdr, into: &png)
-        chunk("sRGB", [0], into: &png)   // perceptual
+        chunk("sRGB", [0], into: &png)  // perceptual
         if ppm > 0 { chunk("pHYs", be32(ppm) + be32(ppm) + [1], into: &png) }
         var at = 0
         let idatMax = 1 << 20
@@ -65,8 +67,10 @@ enum PNGWriter {
     }
 
     /// Rows y0..<y1 packed and filtered: one filter-type byte then `stride` bytes per row.
-    private static func filterBand(y0: Int, y1: Int, stride: Int, bpp: Int, filter requested: PNGEncoder.Filter,
-                                   row: (Int, UnsafeMutablePointer<UInt8>) -> Void) -> [UInt8] {
+    private static func filterBand(
+        y0: Int, y1: Int, stride: Int, bpp: Int, filter requested: PNGEncoder.Filter,
+        row: (Int, UnsafeMutablePointer<UInt8>) -> Void
+    ) -> [UInt8] {
         var filter = requested
         if requested == .adaptive {
             // The least-residual heuristic filters flat colour, ruled paper and repeated
@@ -84,19 +88,23 @@ enum PNGWriter {
     static let sampleRows = 24
 
     /// Rows y0..<y1 packed and filtered with `filter` as asked.
-    private static func filterRows(y0: Int, y1: Int, stride: Int, bpp: Int, filter: PNGEncoder.Filter,
-                                   row: (Int, UnsafeMutablePointer<UInt8>) -> Void) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: (y1 - y0) * (stride + 1))
+    private static func filterRows(
+        y0: Int, y1: Int, stride: Int, bpp: Int, filter: PNGEncoder.Filter,
+        row: (Int, UnsafeMutablePointer<UInt8>) -> Void
+    ) -> [UInt8] {
+        // Every byte is written below (a type byte and the filtered row, row by row).
+        var out = [UInt8](unsafeUninitializedCapacity: (y1 - y0) * (stride + 1)) { _, n in n = (y1 - y0) * (stride + 1) }
         var prev = [UInt8](repeating: 0, count: stride), cur = [UInt8](repeating: 0, count: stride)
         out.withUnsafeMutableBufferPointer { o in
             prev.withUnsafeMutableBufferPointer { pp in
                 cur.withUnsafeMutableBufferPointer { cp in
                     var p = pp.baseAddress!, c = cp.baseAddress!
-                    if y0 > 0 { row(y0 - 1, p) }   // filters look at the row above, even across bands
+                    if y0 > 0 { row(y0 - 1, p) }  // filters look at the row above, even across bands
                     for y in y0..<y1 {
                         row(y, c)
-                        filterRow(c, prev: p, stride: stride, bpp: bpp, filter: filter, first: y == 0,
-                                  out: o.baseAddress! + (y - y0) * (stride + 1))
+                        filterRow(
+                            c, prev: p, stride: stride, bpp: bpp, filter: filter, first: y == 0,
+                            out: o.baseAddress! + (y - y0) * (stride + 1))
                         swap(&p, &c)
                     }
                 }
@@ -106,8 +114,10 @@ enum PNGWriter {
     }
 
     /// Writes the filter type byte and the filtered row to `out`.
-    static func filterRow(_ x: UnsafeMutablePointer<UInt8>, prev: UnsafeMutablePointer<UInt8>, stride n: Int, bpp: Int,
-                          filter: PNGEncoder.Filter, first: Bool, out: UnsafeMutablePointer<UInt8>) {
+    static func filterRow(
+        _ x: UnsafeMutablePointer<UInt8>, prev: UnsafeMutablePointer<UInt8>, stride n: Int, bpp: Int,
+        filter: PNGEncoder.Filter, first: Bool, out: UnsafeMutablePointer<UInt8>
+    ) {
         var type: UInt8
         switch filter {
         case .none: type = 0
@@ -161,8 +171,10 @@ enum PNGWriter {
     }
 
     /// libpng's heuristic cost of filter `t` on the row: Σ min(r, 256 − r) over residuals r.
-    private static func residualSum(_ x: UnsafeMutablePointer<UInt8>, _ prev: UnsafeMutablePointer<UInt8>, _ n: Int, _ bpp: Int,
-                                    _ t: UInt8, _ first: Bool) -> Int {
+    private static func residualSum(
+        _ x: UnsafeMutablePointer<UInt8>, _ prev: UnsafeMutablePointer<UInt8>, _ n: Int, _ bpp: Int,
+        _ t: UInt8, _ first: Bool
+    ) -> Int {
         @inline(__always) func cost(_ r: UInt8) -> Int { Int(abs(Int32(Int8(bitPattern: r)))) }
         var sum = 0
         switch t {
@@ -189,15 +201,13 @@ enum PNGWriter {
         guard let c = libdeflate_alloc_compressor(Int32(level)) else { fatalError("libdeflate: out of memory") }
         defer { libdeflate_free_compressor(c) }
         let bound = libdeflate_deflate_compress_bound(c, data.count)
-        var out = [UInt8](repeating: 0, count: bound)
-        let n = data.withUnsafeBytes { src in
-            out.withUnsafeMutableBytes { dst in
+        // libdeflate writes the first n bytes; the array keeps only those.
+        return [UInt8](unsafeUninitializedCapacity: bound) { dst, count in
+            count = data.withUnsafeBytes { src in
                 libdeflate_deflate_compress(c, src.baseAddress, src.count, dst.baseAddress, dst.count)
             }
+            precondition(count > 0, "libdeflate: output larger than its own bound")
         }
-        precondition(n > 0, "libdeflate: output larger than its own bound")
-        out.removeLast(out.count - n)
-        return out
     }
 
     /// Adler-32 of A followed by B, from adler(A), adler(B) and B's length (zlib's adler32_combine).

@@ -25,8 +25,10 @@ func encodeBench() {
             walls.append(Double(DispatchTime.now().uptimeNanoseconds - w0) / 1e9)
             cpus.append(cpuSeconds() - c0)
         }
-        print(String(format: "  %@ %7.1f ms wall, %7.1f ms CPU (medians of 5), %d bytes",
-                     label.padding(toLength: 34, withPad: " ", startingAt: 0), walls.sorted()[2] * 1000, cpus.sorted()[2] * 1000, size))
+        print(
+            String(
+                format: "  %@ %7.1f ms wall, %7.1f ms CPU (medians of 5), %d bytes",
+                label.padding(toLength: 34, withPad: " ", startingAt: 0), walls.sorted()[2] * 1000, cpus.sorted()[2] * 1000, size))
     }
     do {
         print("  \(page.width)x\(page.height) page, opaque: \(page.isOpaque)")

@@ -5,8 +5,9 @@
 //
 // Files go to bench-out/page/ in the current folder; the pictures are made by techo-assets.
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One finished child process.
@@ -70,14 +71,16 @@ private func median(_ v: [Double]) -> Double {
 
 private func summary(_ runs: [ChildRun]) -> String {
     let t = runs.map(\.seconds)
-    return String(format: "%.3f s median of %d (min %.3f, max %.3f), CPU %.3f s, peak RSS %.1f MiB",
-                  median(t), runs.count, t.min()!, t.max()!, median(runs.map(\.cpu)), runs.map(\.maxRSS).max()!)
+    return String(
+        format: "%.3f s median of %d (min %.3f, max %.3f), CPU %.3f s, peak RSS %.1f MiB",
+        median(t), runs.count, t.min()!, t.max()!, median(runs.map(\.cpu)), runs.map(\.maxRSS).max()!)
 }
 
 /// The value after `key ` in a TECHO_TIMINGS line ("… decode 0.0912 s, …").
 private func timing(_ key: String, in text: String) -> Double? {
     guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("techo: timings:") }),
-          let r = line.range(of: " \(key) ") else { return nil }
+        let r = line.range(of: " \(key) ")
+    else { return nil }
     return Double(line[r.upperBound...].prefix { $0 == "." || $0.isNumber })
 }
 
@@ -121,8 +124,10 @@ func pageBench() {
         let first = try Data(contentsOf: URL(fileURLWithPath: out))
         print(String(format: "  output: %d bytes (%.2f MB)", first.count, Double(first.count) / 1e6))
         let phases = ["decode", "compose", "encode", "write"].map { key in median(single.compactMap { timing(key, in: $0.stderr) }) }
-        print(String(format: "  phases (median): decode %.0f ms, compose %.0f ms, encode %.0f ms, write %.0f ms; process %.0f ms",
-                      phases[0] * 1000, phases[1] * 1000, phases[2] * 1000, phases[3] * 1000, median(single.map(\.seconds)) * 1000))
+        print(
+            String(
+                format: "  phases (median): decode %.0f ms, compose %.0f ms, encode %.0f ms, write %.0f ms; process %.0f ms",
+                phases[0] * 1000, phases[1] * 1000, phases[2] * 1000, phases[3] * 1000, median(single.map(\.seconds)) * 1000))
         _ = runChild(export)
         let again = try Data(contentsOf: URL(fileURLWithPath: out))
         print("  deterministic: \(again == first ? "yes, two exports are byte-identical" : "NO, two exports differ")")
@@ -142,8 +147,10 @@ func pageBench() {
             byCount.append((n, median(r.map(\.seconds))))
         }
         let perPage = byCount.map { $0.1 / Double($0.0) }
-        print(String(format: "  linearity: seconds a page at 5/10/20 pages %.3f / %.3f / %.3f (spread %.0f%%)",
-                      perPage[0], perPage[1], perPage[2], (perPage.max()! / perPage.min()! - 1) * 100))
+        print(
+            String(
+                format: "  linearity: seconds a page at 5/10/20 pages %.3f / %.3f / %.3f (spread %.0f%%)",
+                perPage[0], perPage[1], perPage[2], (perPage.max()! / perPage.min()! - 1) * 100))
         if let one = measureRuns(["taskset", "-c", "0"] + pagesArgs(20), runs: multiRuns) {
             print("  20 pages, 1 core:  " + summary(one))
             print(String(format: "  2 cores against 1: %.2fx faster", median(one.map(\.seconds)) / byCount[2].1))
@@ -156,8 +163,10 @@ func pageBench() {
         if runChild(["rsvg-convert", "--version"]).status == 0 {
             guard let rsvg = measureRuns(["rsvg-convert", "-o", rsvgOut, svg.path], runs: max(3, runs / 2)) else { return }
             print("  rsvg-convert, 1 page:   " + summary(rsvg) + ", \(fileSize(rsvgOut)) bytes")
-            print(String(format: "  techo against rsvg-convert: %.1fx faster (%.3f s against %.3f s)",
-                          median(rsvg.map(\.seconds)) / median(single.map(\.seconds)), median(single.map(\.seconds)), median(rsvg.map(\.seconds))))
+            print(
+                String(
+                    format: "  techo against rsvg-convert: %.1fx faster (%.3f s against %.3f s)",
+                    median(rsvg.map(\.seconds)) / median(single.map(\.seconds)), median(single.map(\.seconds)), median(rsvg.map(\.seconds))))
         } else {
             print("  rsvg-convert not installed (Debian librsvg2-bin): no comparison")
         }

@@ -88,24 +88,32 @@ struct ReferencePage {
         var rng = SplitMix(s: 20_260_401)
         let spots = [Point(470, 700), Point(1290, 760), Point(470, 1640), Point(1300, 1700)]
         for i in 0..<4 {
-            photos.append(Photo(file: "photos/photo\(i + 1).jpg", natural: i == 1 ? (3024, 4032) : (4032, 3024),
-                                at: spots[i], rotate: [-6, 4, 3, -5][i]))
+            photos.append(
+                Photo(
+                    file: "photos/photo\(i + 1).jpg", natural: i == 1 ? (3024, 4032) : (4032, 3024),
+                    at: spots[i], rotate: [-6, 4, 3, -5][i]))
         }
         for i in 0..<12 {
-            stickers.append(Sticker(file: "stickers/sticker\(String(format: "%02d", i + 1)).png",
-                                    at: Point(rng.range(120, 1628), rng.range(300, 2360)),
-                                    scale: 0.3 + 0.5 * Double(i) / 11, rotate: rng.range(-35, 35)))
+            stickers.append(
+                Sticker(
+                    file: "stickers/sticker\(String(format: "%02d", i + 1)).png",
+                    at: Point(rng.range(120, 1628), rng.range(300, 2360)),
+                    scale: 0.3 + 0.5 * Double(i) / 11, rotate: rng.range(-35, 35)))
         }
-        texts.append(TextBlock(text: "京都の旅 · Kyoto, spring 2026", size: 96, color: "#5b3a29", at: Point(874, 170),
-                               rotate: 0, maxWidth: nil, align: "center"))
+        texts.append(
+            TextBlock(
+                text: "京都の旅 · Kyoto, spring 2026", size: 96, color: "#5b3a29", at: Point(874, 170),
+                rotate: 0, maxWidth: nil, align: "center"))
         let paragraphs = [
             "今天早上我们去了清水寺, the view over the city was amazing. 樱花开得正好, and we walked down Sannenzaka to 八坂神社 before lunch.",
             "下午在鸭川边散步, watching the herons and the students on bikes. 我们买了抹茶冰淇淋, and sat by the river until the sun went down.",
             "晚上去了先斗町吃饭: grilled fish, tofu and a small glass of sake. 明天的计划 is Arashiyama, the bamboo forest and the monkey park.",
         ]
         for (i, p) in paragraphs.enumerated() {
-            texts.append(TextBlock(text: p, size: 32, color: "#3d3027", at: Point([480, 1290, 880][i], [1180, 1240, 2200][i]),
-                                   rotate: 0, maxWidth: 700, align: "left"))
+            texts.append(
+                TextBlock(
+                    text: p, size: 32, color: "#3d3027", at: Point([480, 1290, 880][i], [1180, 1240, 2200][i]),
+                    rotate: 0, maxWidth: 700, align: "left"))
         }
         texts.append(TextBlock(text: "伏見稲荷 · Fushimi Inari", size: 44, color: "#9c4a2f", at: Point(1340, 2380), rotate: -8, maxWidth: nil, align: "center"))
         texts.append(TextBlock(text: "抹茶 matcha ♡", size: 40, color: "#4f6b3a", at: Point(300, 2000), rotate: 7, maxWidth: nil, align: "center"))
@@ -132,8 +140,10 @@ struct ReferencePage {
             for i in 0..<6 {
                 let from = Point(rng.range(80, 1500).rounded(), rng.range(80, 2250).rounded())
                 let to = Point(from.x + rng.range(60, 240).rounded(), from.y + rng.range(40, 200).rounded())
-                strokes.append(InkStroke(tool: tool, color: color(), width: 4, from: from, to: to,
-                                         fill: i % 2 == 0 ? "#f2cc8f80" : nil))
+                strokes.append(
+                    InkStroke(
+                        tool: tool, color: color(), width: 4, from: from, to: to,
+                        fill: i % 2 == 0 ? "#f2cc8f80" : nil))
             }
         }
         for _ in 0..<5 {
@@ -148,13 +158,18 @@ struct ReferencePage {
     private var elementsJSON: [String] {
         var out: [String] = []
         for p in photos {
-            out.append("{\"type\":\"photo\",\"src\":\(jsonString(p.file)),\"at\":[\(num(p.at.x)),\(num(p.at.y))],\"width\":700,\"rotate\":\(num(p.rotate)),\"frame\":\"polaroid\"}")
+            out.append(
+                "{\"type\":\"photo\",\"src\":\(jsonString(p.file)),\"at\":[\(num(p.at.x)),\(num(p.at.y))],\"width\":700,\"rotate\":\(num(p.rotate)),\"frame\":\"polaroid\"}"
+            )
         }
         for s in stickers {
-            out.append("{\"type\":\"image\",\"src\":\(jsonString(s.file)),\"at\":[\(num(s.at.x)),\(num(s.at.y))],\"scale\":\(num(s.scale)),\"rotate\":\(num(s.rotate))}")
+            out.append(
+                "{\"type\":\"image\",\"src\":\(jsonString(s.file)),\"at\":[\(num(s.at.x)),\(num(s.at.y))],\"scale\":\(num(s.scale)),\"rotate\":\(num(s.rotate))}"
+            )
         }
         for t in texts {
-            var o = "{\"type\":\"text\",\"text\":\(jsonString(t.text)),\"font\":\(jsonString(ReferencePage.font)),\"size\":\(num(t.size)),\"color\":\"\(t.color)\",\"at\":[\(num(t.at.x)),\(num(t.at.y))],\"align\":\"\(t.align)\""
+            var o =
+                "{\"type\":\"text\",\"text\":\(jsonString(t.text)),\"font\":\(jsonString(ReferencePage.font)),\"size\":\(num(t.size)),\"color\":\"\(t.color)\",\"at\":[\(num(t.at.x)),\(num(t.at.y))],\"align\":\"\(t.align)\""
             if let w = t.maxWidth { o += ",\"maxWidth\":\(num(w))" }
             if t.rotate != 0 { o += ",\"rotate\":\(num(t.rotate))" }
             out.append(o + "}")
@@ -180,29 +195,34 @@ struct ReferencePage {
         let elements = elementsJSON.joined(separator: ",\n ")
         let pageList = (1...pages).map { "{\"id\":\"p\(String(format: "%02d", $0))\",\"elements\":[\n \(elements)]}" }
         return """
-        {"techo": 1, "title": "Reference page",
-         "page": {"size": "A5", "dpi": 300,
-                  "background": {"color": "\(ReferencePage.background)", "image": "paper/kraft.png", "mode": "tile", "opacity": 0.35,
-                                 "paper": {"pattern": "dots", "color": "\(ReferencePage.paperColor)"}}},
-         "pages": [
-        \(pageList.joined(separator: ",\n"))]}
+            {"techo": 1, "title": "Reference page",
+             "page": {"size": "A5", "dpi": 300,
+                      "background": {"color": "\(ReferencePage.background)", "image": "paper/kraft.png", "mode": "tile", "opacity": 0.35,
+                                     "paper": {"pattern": "dots", "color": "\(ReferencePage.paperColor)"}}},
+             "pages": [
+            \(pageList.joined(separator: ",\n"))]}
 
-        """
+            """
     }
 
     /// The same page as SVG 1.1 for rsvg-convert; image paths relative to the SVG's folder.
     func svg() throws -> String {
-        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"1748\" height=\"2480\" viewBox=\"0 0 1748 2480\">\n"
+        var s =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"1748\" height=\"2480\" viewBox=\"0 0 1748 2480\">\n"
         // Dots: the renderer's rule (5 mm spacing, centred; radius 4% of the spacing).
         let step = 5 / 25.4 * 300
         func first(_ length: Double) -> Double { (length - (length / step).rounded(.down) * step) / 2 }
         s += "<defs>\n"
-        s += "<pattern id=\"kraft\" patternUnits=\"userSpaceOnUse\" width=\"256\" height=\"256\"><image xlink:href=\"paper/kraft.png\" width=\"256\" height=\"256\"/></pattern>\n"
-        s += "<pattern id=\"dots\" patternUnits=\"userSpaceOnUse\" x=\"\(num(first(ReferencePage.width) - step / 2))\" y=\"\(num(first(ReferencePage.height) - step / 2))\" width=\"\(num(step))\" height=\"\(num(step))\"><circle cx=\"\(num(step / 2))\" cy=\"\(num(step / 2))\" r=\"\(num(step * 0.04))\" fill=\"\(ReferencePage.paperColor)\"/></pattern>\n"
+        s +=
+            "<pattern id=\"kraft\" patternUnits=\"userSpaceOnUse\" width=\"256\" height=\"256\"><image xlink:href=\"paper/kraft.png\" width=\"256\" height=\"256\"/></pattern>\n"
+        s +=
+            "<pattern id=\"dots\" patternUnits=\"userSpaceOnUse\" x=\"\(num(first(ReferencePage.width) - step / 2))\" y=\"\(num(first(ReferencePage.height) - step / 2))\" width=\"\(num(step))\" height=\"\(num(step))\"><circle cx=\"\(num(step / 2))\" cy=\"\(num(step / 2))\" r=\"\(num(step * 0.04))\" fill=\"\(ReferencePage.paperColor)\"/></pattern>\n"
         // The erasers clear the ink layer: a luminance mask, white everywhere but their strokes.
-        s += "<mask id=\"erase\" maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"1748\" height=\"2480\"><rect width=\"1748\" height=\"2480\" fill=\"#fff\"/>\n"
+        s +=
+            "<mask id=\"erase\" maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"1748\" height=\"2480\"><rect width=\"1748\" height=\"2480\" fill=\"#fff\"/>\n"
         for e in strokes where e.tool == "eraser" {
-            s += "<path d=\"\(svgPathData(Pencil.smoothPath(through: e.points)))\" fill=\"none\" stroke=\"#000\" stroke-width=\"\(num(e.width))\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
+            s +=
+                "<path d=\"\(svgPathData(Pencil.smoothPath(through: e.points)))\" fill=\"none\" stroke=\"#000\" stroke-width=\"\(num(e.width))\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
         }
         s += "</mask>\n"
         for (i, p) in photos.enumerated() {
@@ -218,18 +238,23 @@ struct ReferencePage {
             let (w, h) = p.natural
             let unit = min(w, h), side = (unit * 0.065).rounded(), chin = (unit * 0.27).rounded()
             s += "<g transform=\"translate(\(num(p.at.x)) \(num(p.at.y))) rotate(\(num(p.rotate))) scale(\(700 / w))\">"
-            s += "<rect x=\"\(num(-w / 2 - side))\" y=\"\(num(-h / 2 - side))\" width=\"\(num(w + 2 * side))\" height=\"\(num(h + side + chin))\" fill=\"#faf7f0\"/>"
-            s += "<image xlink:href=\"\(p.file)\" x=\"\(num(-w / 2))\" y=\"\(num(-h / 2))\" width=\"\(num(w))\" height=\"\(num(h))\" preserveAspectRatio=\"none\" clip-path=\"url(#pic\(i))\"/>"
-            s += "<rect x=\"\(num(-w / 2))\" y=\"\(num(-h / 2))\" width=\"\(num(w))\" height=\"\(num(h))\" fill=\"none\" stroke=\"#4d4033\" stroke-opacity=\"0.18\" stroke-width=\"\(num(0.6 * w / 700))\"/></g>\n"
+            s +=
+                "<rect x=\"\(num(-w / 2 - side))\" y=\"\(num(-h / 2 - side))\" width=\"\(num(w + 2 * side))\" height=\"\(num(h + side + chin))\" fill=\"#faf7f0\"/>"
+            s +=
+                "<image xlink:href=\"\(p.file)\" x=\"\(num(-w / 2))\" y=\"\(num(-h / 2))\" width=\"\(num(w))\" height=\"\(num(h))\" preserveAspectRatio=\"none\" clip-path=\"url(#pic\(i))\"/>"
+            s +=
+                "<rect x=\"\(num(-w / 2))\" y=\"\(num(-h / 2))\" width=\"\(num(w))\" height=\"\(num(h))\" fill=\"none\" stroke=\"#4d4033\" stroke-opacity=\"0.18\" stroke-width=\"\(num(0.6 * w / 700))\"/></g>\n"
         }
         for st in stickers {
-            s += "<image xlink:href=\"\(st.file)\" x=\"-256\" y=\"-256\" width=\"512\" height=\"512\" transform=\"translate(\(num(st.at.x)) \(num(st.at.y))) rotate(\(num(st.rotate))) scale(\(num(st.scale)))\"/>\n"
+            s +=
+                "<image xlink:href=\"\(st.file)\" x=\"-256\" y=\"-256\" width=\"512\" height=\"512\" transform=\"translate(\(num(st.at.x)) \(num(st.at.y))) rotate(\(num(st.rotate))) scale(\(num(st.scale)))\"/>\n"
         }
         for t in texts {
             // Lines as techo's text engine breaks them, each placed at its laid-out baseline.
             let laid = try TextLayout.layout(t.text, style: TextStyle(font: ReferencePage.font, size: t.size, maxWidth: t.maxWidth))
             let chars = Array(t.text)
-            s += "<g transform=\"translate(\(num(t.at.x)) \(num(t.at.y))) rotate(\(num(t.rotate)))\" font-family=\"\(ReferencePage.font)\" font-size=\"\(num(t.size))\" fill=\"\(t.color)\">"
+            s +=
+                "<g transform=\"translate(\(num(t.at.x)) \(num(t.at.y))) rotate(\(num(t.rotate)))\" font-family=\"\(ReferencePage.font)\" font-size=\"\(num(t.size))\" fill=\"\(t.color)\">"
             for line in laid.lines {
                 let text = String(chars[line.sourceRange]).trimmingCharacters(in: .whitespaces)
                 s += "<text x=\"\(num(line.rect.minX))\" y=\"\(num(line.baseline))\">\(xmlText(text))</text>"
@@ -244,9 +269,13 @@ struct ReferencePage {
             switch e.tool {
             case "pencil": s += "<path d=\"\(svgPathData(Pencil.smoothPath(through: e.points)))\" fill=\"none\" \(stroke)/>\n"
             case "line": s += "<line x1=\"\(num(e.from.x))\" y1=\"\(num(e.from.y))\" x2=\"\(num(e.to.x))\" y2=\"\(num(e.to.y))\" \(stroke)/>\n"
-            case "dash": s += "<line x1=\"\(num(e.from.x))\" y1=\"\(num(e.from.y))\" x2=\"\(num(e.to.x))\" y2=\"\(num(e.to.y))\" \(stroke) stroke-dasharray=\"\(num(3 * e.width)) \(num(3 * e.width))\"/>\n"
+            case "dash":
+                s +=
+                    "<line x1=\"\(num(e.from.x))\" y1=\"\(num(e.from.y))\" x2=\"\(num(e.to.x))\" y2=\"\(num(e.to.y))\" \(stroke) stroke-dasharray=\"\(num(3 * e.width)) \(num(3 * e.width))\"/>\n"
             case "rect": s += "<rect x=\"\(num(x0))\" y=\"\(num(y0))\" width=\"\(num(x1 - x0))\" height=\"\(num(y1 - y0))\" \(fill) \(stroke)/>\n"
-            default: s += "<ellipse cx=\"\(num((x0 + x1) / 2))\" cy=\"\(num((y0 + y1) / 2))\" rx=\"\(num((x1 - x0) / 2))\" ry=\"\(num((y1 - y0) / 2))\" \(fill) \(stroke)/>\n"
+            default:
+                s +=
+                    "<ellipse cx=\"\(num((x0 + x1) / 2))\" cy=\"\(num((y0 + y1) / 2))\" rx=\"\(num((x1 - x0) / 2))\" ry=\"\(num((y1 - y0) / 2))\" \(fill) \(stroke)/>\n"
             }
         }
         s += "</g>\n</svg>\n"

@@ -1,8 +1,9 @@
+import TechoRaster
+import Testing
+
 // techo's PNG writer against libpng's: the same pixels back through libpng's decoder, across
 // colour types, filters, levels and band splits (spliced deflate streams); sizes near zlib's.
 @testable import TechoCodecs
-import TechoRaster
-import Testing
 
 /// A photo-like straight RGBA image: gradients, hard edges, noise; alpha varies when `translucent`.
 private func photoLike(width: Int, height: Int, translucent: Bool, seed: UInt64) -> RGBAImage {
@@ -26,8 +27,10 @@ private func photoLike(width: Int, height: Int, translucent: Bool, seed: UInt64)
 private func write(_ image: RGBAImage, level: Int = 6, filter: PNGEncoder.Filter = .adaptive, bandRows: Int?) -> [UInt8] {
     let channels = image.isOpaque ? 3 : 4
     return image.bytes.withUnsafeBufferPointer { px in
-        PNGWriter.encode(width: image.width, height: image.height, channels: channels, level: level, filter: filter,
-                         ppm: 0, bandRows: bandRows) { y, out in
+        PNGWriter.encode(
+            width: image.width, height: image.height, channels: channels, level: level, filter: filter,
+            ppm: 0, bandRows: bandRows
+        ) { y, out in
             for x in 0..<image.width {
                 for c in 0..<channels { out[x * channels + c] = px[(y * image.width + x) * 4 + c] }
             }
@@ -46,9 +49,9 @@ private func write(_ image: RGBAImage, level: Int = 6, filter: PNGEncoder.Filter
         Case(width: 1, height: 9, translucent: true, level: 1, bandRows: 1),
         Case(width: 97, height: 61, translucent: false, level: 6, bandRows: 4),
         Case(width: 97, height: 61, translucent: true, level: 6, bandRows: 7),
-        Case(width: 120, height: 80, translucent: false, level: 0, bandRows: 9),   // stored blocks
+        Case(width: 120, height: 80, translucent: false, level: 0, bandRows: 9),  // stored blocks
         Case(width: 120, height: 80, translucent: true, level: 9, bandRows: 16),
-        Case(width: 300, height: 200, translucent: false, level: 3, bandRows: 50), // dynamic blocks
+        Case(width: 300, height: 200, translucent: false, level: 3, bandRows: 50),  // dynamic blocks
         Case(width: 300, height: 200, translucent: true, level: 6, bandRows: nil),
     ]
 
@@ -106,7 +109,7 @@ private func write(_ image: RGBAImage, level: Int = 6, filter: PNGEncoder.Filter
 
     @Test func spliceRefusesWhatIsNotDeflate() {
         #expect(DeflateSplice.finalBlock(of: []) == nil)
-        #expect(DeflateSplice.finalBlock(of: [0x07]) == nil)             // reserved block type 3
+        #expect(DeflateSplice.finalBlock(of: [0x07]) == nil)  // reserved block type 3
         #expect(DeflateSplice.finalBlock(of: [0x01, 0x05, 0x00]) == nil)  // stored, truncated length
         var rng = SeededRandom(state: 2)
         for _ in 0..<200 { _ = DeflateSplice.finalBlock(of: (0..<64).map { _ in rng.byte() }) }  // never traps

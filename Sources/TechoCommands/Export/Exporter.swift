@@ -65,8 +65,10 @@ enum Exporter {
     }
 
     /// Renders and writes the pages; returns the files written. `progress` is told each page done.
-    static func run(pages: [Page], outputs: [URL], title: String, settings: ExportSettings, renderer: PageRenderer,
-                    io: CommandIO) throws -> [URL] {
+    static func run(
+        pages: [Page], outputs: [URL], title: String, settings: ExportSettings, renderer: PageRenderer,
+        io: CommandIO
+    ) throws -> [URL] {
         precondition(settings.format == .pdf ? outputs.count == 1 : outputs.count == pages.count, "one output per page")
         let lock = NSLock()
         var staged: [StagedFile?] = Array(repeating: nil, count: pages.count)
@@ -137,8 +139,10 @@ enum Exporter {
             // render minus decode. Phases are summed over pages, so with several workers they
             // may add up to more than the wall time.
             let decode = Double(DecodeClock.nanoseconds - decodeBefore) / 1e9
-            io.err(String(format: "techo: timings: pages %d, jobs %d, wall %.4f s, decode %.4f s, compose %.4f s, encode %.4f s, write %.4f s\n",
-                          pages.count, workers, seconds(since: started), decode, max(0, phase.render - decode), phase.encode, phase.write))
+            io.err(
+                String(
+                    format: "techo: timings: pages %d, jobs %d, wall %.4f s, decode %.4f s, compose %.4f s, encode %.4f s, write %.4f s\n",
+                    pages.count, workers, seconds(since: started), decode, max(0, phase.render - decode), phase.encode, phase.write))
         }
         if let (_, first) = errors.min(by: { $0.0 < $1.0 }) {
             StagedFile.discard(staged.compactMap { $0 })
