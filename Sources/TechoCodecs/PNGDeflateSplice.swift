@@ -54,8 +54,6 @@ enum DeflateSplice {
 
     /// The order code-length code lengths are stored in.
     private static let lengthOrder = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
-    /// Extra bits of length symbols 257…285.
-    private static let lengthExtra: [Int] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
 
     private static func dynamicTables(_ r: inout BitReader) -> (HuffmanTable, HuffmanTable)? {
         guard let hlit = r.take(5), let hdist = r.take(5), let hclen = r.take(4) else { return nil }
@@ -93,16 +91,31 @@ enum DeflateSplice {
 
     /// Skips literal/length and distance symbols up to and including end-of-block.
     private static func skipSymbols(_ r: inout BitReader, _ lit: HuffmanTable, _ dist: HuffmanTable) -> Bool {
-        while true {
-            guard let sym = r.decode(lit) else { return false }
-            if sym < 256 { continue }
-            if sym == 256 { return true }
-            let l = sym - 257
-            guard l < lengthExtra.count else { return false }
-            r.pos += lengthExtra[l]
-            guard let d = r.decode(dist), d < 30 else { return false }
-            r.pos += d < 4 ? 0 : d / 2 - 1
-            guard r.pos <= r.bitCount else { return false }
+        lit.entries.withUnsafeBufferPointer { litTable in
+            dist.entries.withUnsafeBufferPointer { distTable in
+                let litBits = lit.bits, distBits = dist.bits
+                while true {
+                    // Tables have 1 << bits entries, so the peeked index is always inside.
+                    let e = litTable[Int(r.peek(litBits))]
+                    let len = Int(e & 15)
+                    guard len != 0 else { return false }
+                    r.pos += len
+                    let sym = Int(e >> 4)
+                    if sym < 256 {
+                        if r.pos > r.bitCount { return false }
+                        continue
+                    }
+                    if sym == 256 { return r.pos <= r.bitCount }
+                    let l = sym - 257
+                    guard l <= 28 else { return false }
+                    r.pos += l < 8 || l == 28 ? 0 : (l >> 2) - 1  // length extra bits
+                    let de = distTable[Int(r.peek(distBits))]
+                    let dlen = Int(de & 15), d = Int(de >> 4)
+                    guard dlen != 0, d < 30 else { return false }
+                    r.pos += dlen + (d < 4 ? 0 : d / 2 - 1)
+                    guard r.pos <= r.bitCount else { return false }
+                }
+            }
         }
     }
 }

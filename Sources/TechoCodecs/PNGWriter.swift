@@ -128,12 +128,12 @@ enum PNGWriter {
         case .adaptive:
             // Sum of |residual| as signed bytes for each filter; the least wins (ties: lowest type).
             // The first row has no row above: Up is None and Paeth is Sub, as libpng treats it.
-            var best = residualSum(x, prev, n, bpp, 0, first)
+            let sums =
+                first
+                ? [residualSum(x, prev, n, bpp, 0, true), residualSum(x, prev, n, bpp, 1, true)]
+                : residualSums(x, prev, n, bpp)
             type = 0
-            for t in (first ? [1] : [1, 2, 3, 4]) as [UInt8] {
-                let s = residualSum(x, prev, n, bpp, t, first)
-                if s < best { best = s; type = t }
-            }
+            for t in 1..<sums.count where sums[t] < sums[Int(type)] { type = UInt8(t) }
         }
         out[0] = type
         let o = out + 1
@@ -168,6 +168,39 @@ enum PNGWriter {
         let ia = Int32(a), ib = Int32(b), ic = Int32(c)
         let pa = abs(ib - ic), pb = abs(ia - ic), pc = abs(ia + ib - 2 * ic)
         return pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+    }
+
+    /// The heuristic cost of all five filters on a row that has a row above, in one pass.
+    private static func residualSums(_ x: UnsafeMutablePointer<UInt8>, _ prev: UnsafeMutablePointer<UInt8>, _ n: Int, _ bpp: Int)
+        -> [Int]
+    {
+        @inline(__always) func cost(_ r: Int32) -> Int32 { abs(Int32(Int8(truncatingIfNeeded: r))) }
+        var s0: Int32 = 0, s1: Int32 = 0, s2: Int32 = 0, s3: Int32 = 0, s4: Int32 = 0
+        var total = [0, 0, 0, 0, 0]
+        for i in 0..<min(bpp, n) {
+            let v = Int32(x[i]), b = Int32(prev[i])
+            s0 &+= cost(v); s1 &+= cost(v); s2 &+= cost(v &- b); s3 &+= cost(v &- b >> 1); s4 &+= cost(v &- b)
+        }
+        var i = bpp
+        while i < n {
+            // Sums of at most 4096 bytes of at most 128 each fit an Int32; flush every 4096.
+            let end = min(n, i + 4096)
+            while i < end {
+                let v = Int32(x[i]), a = Int32(x[i - bpp]), b = Int32(prev[i]), c = Int32(prev[i - bpp])
+                let pa = abs(b &- c), pb = abs(a &- c), pc = abs(a &+ b &- 2 &* c)
+                let pred = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+                s0 &+= cost(v)
+                s1 &+= cost(v &- a)
+                s2 &+= cost(v &- b)
+                s3 &+= cost(v &- (a &+ b) >> 1)
+                s4 &+= cost(v &- pred)
+                i += 1
+            }
+            total[0] += Int(s0); total[1] += Int(s1); total[2] += Int(s2); total[3] += Int(s3); total[4] += Int(s4)
+            (s0, s1, s2, s3, s4) = (0, 0, 0, 0, 0)
+        }
+        total[0] += Int(s0); total[1] += Int(s1); total[2] += Int(s2); total[3] += Int(s3); total[4] += Int(s4)
+        return total
     }
 
     /// libpng's heuristic cost of filter `t` on the row: Σ min(r, 256 − r) over residuals r.
