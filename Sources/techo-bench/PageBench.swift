@@ -119,6 +119,10 @@ func pageBench() {
         let out = work + "/p01.png"
         let export = [techo, "export", journals[0], "--page", "p01", "-o", out]
         print("  page: A5 at 300 dpi (1748x2480), 4 photos 4032x3024, 12 stickers, 6 text blocks, 182 ink strokes")
+        // Wall times on a busy machine include waiting for a core; say how busy it is.
+        if let load = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8).split(separator: " ").first {
+            print("  machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load) before the runs")
+        }
         guard let single = measureRuns(export, env: ["TECHO_TIMINGS": "1"], runs: runs) else { return }
         print("  techo export, 1 page:   " + summary(single))
         let first = try Data(contentsOf: URL(fileURLWithPath: out))
