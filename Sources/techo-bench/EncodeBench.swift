@@ -35,7 +35,7 @@ func encodeBench() {
         for filter in [PNGEncoder.Filter.none, .sub, .up, .average, .paeth] {
             try measure("techo level 6, filter \(filter)") { try PNGEncoder.encode(page, level: 6, filter: filter) }
         }
-        for level in [6, 4, 1] {
+        for level in [6, 4, 3, 2, 1] {
             try measure("libpng (zlib) level \(level)") { try PNGEncoder.encodeWithLibPNG(page, level: level) }
             try measure("techo (libdeflate, bands) level \(level)") { try PNGEncoder.encode(page, level: level) }
         }
