@@ -43,25 +43,23 @@ enum PNGWriter {
         var adler = adlers[0].0
         for (a, n) in adlers.dropFirst() { adler = combineAdler32(adler, a, n) }
 
-        var zlib: [UInt8] = [0x78, level >= 7 ? 0xDA : level >= 6 ? 0x9C : level >= 2 ? 0x5E : 0x01]
-        zlib.reserveCapacity(pieces.reduce(6) { $0 + $1.count })
-        for p in pieces { zlib += p }
-        zlib += [UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)]
-
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        png.reserveCapacity(zlib.count + 128)
+        png.reserveCapacity(pieces.reduce(128) { $0 + $1.count + 12 })
         var ihdr = be32(UInt32(width)) + be32(UInt32(height))
         ihdr += [8, channels == 4 ? 6 : 2, 0, 0, 0]
         chunk("IHDR", ihdr, into: &png)
         chunk("sRGB", [0], into: &png)  // perceptual
         if ppm > 0 { chunk("pHYs", be32(ppm) + be32(ppm) + [1], into: &png) }
-        var at = 0
-        let idatMax = 1 << 20
-        repeat {
-            let end = min(zlib.count, at + idatMax)
-            chunk("IDAT", zlib[at..<end], into: &png)
-            at = end
-        } while at < zlib.count
+        // One IDAT per band: the zlib header opens the first, the Adler-32 closes the last. Each
+        // piece is dropped once written, so the compressed page is held about twice, not thrice.
+        let zlibHeader: [UInt8] = [0x78, level >= 7 ? 0xDA : level >= 6 ? 0x9C : level >= 2 ? 0x5E : 0x01]
+        let trailer = be32(adler)
+        for b in 0..<bands {
+            var data = b == 0 ? zlibHeader + pieces[b] : pieces[b]
+            if b == bands - 1 { data += trailer }
+            pieces[b] = []
+            chunk("IDAT", data, into: &png)
+        }
         chunk("IEND", [], into: &png)
         return png
     }
