@@ -24,7 +24,7 @@ struct ChildRun {
 /// Runs `argv` (looked up in PATH when it has no slash) with `env` added to ours; stdout to
 /// /dev/null, stderr captured. Wall time is measured around spawn and wait4.
 func runChild(_ argv: [String], env extra: [String: String] = [:]) -> ChildRun {
-    let errPath = FileManager.default.temporaryDirectory.appendingPathComponent("techo-bench-\(getpid()).err").path
+    let errPath = FileManager.default.temporaryDirectory.appendingPathComponent("techo-bench-\(getpid())-\(UUID().uuidString).err").path
     var env = ProcessInfo.processInfo.environment
     for (k, v) in extra { env[k] = v }
     let cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
@@ -159,6 +159,21 @@ func pageBench() {
             print("  20 pages, 1 core:  " + summary(one))
             print(String(format: "  2 cores against 1: %.2fx faster", median(one.map(\.seconds)) / byCount[2].1))
         }
+        // What a second core gives on this machine at all: two one-page exports at once against
+        // the same two one after the other (a shared or throttled machine caps the line above).
+        var pairs: [Double] = [], turns: [Double] = []
+        for _ in 0..<3 {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            DispatchQueue.concurrentPerform(iterations: 2) { k in
+                _ = runChild([techo, "export", journals[0], "--page", "p01", "-o", work + "/pair-\(k).png"])
+            }
+            pairs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
+            turns.append(runChild(export).seconds + runChild(export).seconds)
+        }
+        print(
+            String(
+                format: "  machine check: two 1-page exports at once %.3f s, one after the other %.3f s: %.2fx from the second core",
+                median(pairs), median(turns), median(turns) / median(pairs)))
 
         // rsvg-convert on the same page.
         let svg = dir.appendingPathComponent("reference.svg")
