@@ -55,6 +55,7 @@ import TechoRaster
         let added = try ws.run("page", "add", "j.techo", "--template", "tpl.json")
         #expect(added.code == 0, "\(added.err)")
         #expect(added.out == "p2\n")
+        #expect(try ws.run("show", "j.techo", "p2").out.contains("slots: a (photo), r (photo), t (text)"))
         #expect(try ws.run("add", "photo", "j.techo", "p2", "blue.png", "--slot", "a").code == 0)
         #expect(try ws.run("add", "photo", "j.techo", "p2", "blue.png", "--slot", "r").code == 0)
         let t = try ws.run("add", "text", "j.techo", "p2", "hello", "--slot", "t", "--size", "20")
