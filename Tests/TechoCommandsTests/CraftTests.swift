@@ -145,6 +145,25 @@ import TechoRaster
         #expect(!placement(cli).isEmpty && placement(cli) == placement(built), "\(cli)\n---\n\(built)")
     }
 
+    @Test func manifestUsesABuiltInTemplate() throws {
+        let ws = try workspace()
+        let manifest = """
+        {"pages": [{"id": "trip", "template": "travel-day", "elements": [
+          {"type": "photo", "src": "blue.png", "slot": "photo-2", "flip": "h"},
+          {"type": "text", "slot": "from", "text": "TYO", "size": 110}]}]}
+        """
+        try manifest.write(to: ws.url("m.json"), atomically: true, encoding: .utf8)
+        let r = try ws.run("build", "m.json", "--scale", "0.1", "-o", "out")
+        #expect(r.code == 0, "\(r.err)")
+        let img = try ws.image("out/01-trip.png")
+        #expect(img.width == 175 && img.height == 248, "the template's A5")
+        // photo-2 is turned 4.5° on its card; its centre is near page (1335, 1335).
+        #expect(CraftTests.near(Workspace.straight(img, 133, 133), CraftTests.blue, 6), "\(Workspace.straight(img, 133, 133))")
+        #expect(CraftTests.near(Workspace.straight(img, 116, 25), (0x4f, 0x85, 0x96), 6), "the ticket's band")
+        let shown = try ws.run("show", "m.techo", "trip", "photo-1", "--json").out
+        #expect(shown.contains("\"flip\": \"h\"") && shown.contains("\"rotate\": 4.5"), "flip still applies; the slot turns it: \(shown)")
+    }
+
     @Test(arguments: [
         (#"{"type": "photo", "src": "blue.png", "slot": "nope"}"#, "pages[0].elements[0].slot", "no slot \"nope\" on this page; slots: a, r, t"),
         (#"{"type": "text", "text": "x", "slot": "a"}"#, "pages[0].elements[0].slot", "slot \"a\" is for photo, not text"),

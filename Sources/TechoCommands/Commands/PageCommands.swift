@@ -21,7 +21,7 @@ enum PageAddCommand: TechoCommand {
         OptionSpec("id", value: "ID", help: "the new page's id ([A-Za-z0-9_-], at most 64)"),
         OptionSpec("after", value: "PAGE", help: "insert after this page instead of at the end"),
         OptionSpec("template", value: "NAME", help: "start from a template: a template file, or a built-in one ("
-                   + Templates.builtinNames().joined(separator: ", ") + ")"),
+                   + (Templates.builtinNames().isEmpty ? "none installed" : Templates.builtinNames().joined(separator: ", ")) + ")"),
     ] + PageOptions.specs
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
