@@ -2,29 +2,28 @@
 // washi tape, die-cut outlines, photo adjustments) through the binary and through manifests,
 // checked by decoding what export wrote.
 import Foundation
-import Testing
 import TechoCodecs
 import TechoModel
 import TechoRaster
+import Testing
 
 @Suite struct CraftTests {
     /// A small user template: a photo slot, a photo slot turned 45°, a text slot, one decoration.
     static let template = """
-    {"size": "200x150", "dpi": 100, "background": {"color": "#ffffff"},
-     "elements": [{"type": "ink", "id": "deco", "strokes": [
-        {"tool": "rect", "from": [2, 2], "to": [12, 12], "fill": "#00ff00", "color": "#00ff00", "width": 1}]}],
-     "slots": [
-       {"name": "a", "kind": "photo", "rect": [20, 20, 80, 60]},
-       {"name": "r", "kind": "photo", "rect": [120, 40, 60, 60], "rotate": 45},
-       {"name": "t", "kind": "text", "rect": [20, 100, 160, 40]}]}
-    """
+        {"size": "200x150", "dpi": 100, "background": {"color": "#ffffff"},
+         "elements": [{"type": "ink", "id": "deco", "strokes": [
+            {"tool": "rect", "from": [2, 2], "to": [12, 12], "fill": "#00ff00", "color": "#00ff00", "width": 1}]}],
+         "slots": [
+           {"name": "a", "kind": "photo", "rect": [20, 20, 80, 60]},
+           {"name": "r", "kind": "photo", "rect": [120, 40, 60, 60], "rotate": 45},
+           {"name": "t", "kind": "text", "rect": [20, 100, 160, 40]}]}
+        """
 
     static func near(_ p: (Int, Int, Int, Int), _ c: (Int, Int, Int), _ tol: Int = 3) -> Bool {
         abs(p.0 - c.0) <= tol && abs(p.1 - c.1) <= tol && abs(p.2 - c.2) <= tol
     }
 
     static let blue = (30, 60, 220)
-    static let white = (255, 255, 255)
 
     /// A workspace with the template and a 100×40 blue photo (aspect 2.5, unlike every slot).
     func workspace(_ name: String = #function) throws -> Workspace {
@@ -117,14 +116,14 @@ import TechoRaster
     @Test func manifestFillsSlotsByName() throws {
         let ws = try workspace()
         let manifest = """
-        {"techo": 1, "pages": [
-          {"id": "s", "template": "tpl.json", "elements": [
-            {"type": "photo", "src": "blue.png", "slot": "a"},
-            {"type": "photo", "src": "blue.png", "slot": "r"},
-            {"type": "text", "text": "hi", "slot": "t", "size": 20}]},
-          {"id": "c", "template": "tpl.json", "elements": [
-            {"type": "photo", "src": "blue.png", "slot": "a", "fit": "contain"}]}]}
-        """
+            {"techo": 1, "pages": [
+              {"id": "s", "template": "tpl.json", "elements": [
+                {"type": "photo", "src": "blue.png", "slot": "a"},
+                {"type": "photo", "src": "blue.png", "slot": "r"},
+                {"type": "text", "text": "hi", "slot": "t", "size": 20}]},
+              {"id": "c", "template": "tpl.json", "elements": [
+                {"type": "photo", "src": "blue.png", "slot": "a", "fit": "contain"}]}]}
+            """
         try manifest.write(to: ws.url("m.json"), atomically: true, encoding: .utf8)
         let r = try ws.run("build", "m.json", "-o", "out")
         #expect(r.code == 0, "\(r.err)")
@@ -141,17 +140,19 @@ import TechoRaster
         #expect(try ws.run("add", "photo", "j.techo", "s", "blue.png", "--slot", "a").code == 0)
         let cli = try ws.run("show", "j.techo", "s", "photo-1", "--json").out
         let built = try ws.run("show", "m.techo", "s", "photo-1", "--json").out
-        func placement(_ s: String) -> [String] { s.split(separator: "\n").filter { $0.contains("\"at\"") || $0.contains("scale") || $0.contains("rect") }.map(String.init) }
+        func placement(_ s: String) -> [String] {
+            s.split(separator: "\n").filter { $0.contains("\"at\"") || $0.contains("scale") || $0.contains("rect") }.map(String.init)
+        }
         #expect(!placement(cli).isEmpty && placement(cli) == placement(built), "\(cli)\n---\n\(built)")
     }
 
     @Test func manifestUsesABuiltInTemplate() throws {
         let ws = try workspace()
         let manifest = """
-        {"pages": [{"id": "trip", "template": "travel-day", "elements": [
-          {"type": "photo", "src": "blue.png", "slot": "photo-2", "flip": "h"},
-          {"type": "text", "slot": "from", "text": "TYO", "size": 110}]}]}
-        """
+            {"pages": [{"id": "trip", "template": "travel-day", "elements": [
+              {"type": "photo", "src": "blue.png", "slot": "photo-2", "flip": "h"},
+              {"type": "text", "slot": "from", "text": "TYO", "size": 110}]}]}
+            """
         try manifest.write(to: ws.url("m.json"), atomically: true, encoding: .utf8)
         let r = try ws.run("build", "m.json", "--scale", "0.1", "-o", "out")
         #expect(r.code == 0, "\(r.err)")
@@ -226,8 +227,9 @@ import TechoRaster
         #expect(try ws.run("init", "j.techo", "--size", "300x200", "--dpi", "100").code == 0)
         #expect(try ws.run("add", "photo", "j.techo", "p1", "blue.png", "--at", "70,100").code == 0)
         // One yellow stroke over the photo and the white page, doubling back on itself at x 250.
-        let d = try ws.run("draw", "j.techo", "p1", "--tool", "highlighter", "--color", "#ffe040", "--width", "30",
-                           "--points", "40,100 250,100 250,60 200,60 200,140")
+        let d = try ws.run(
+            "draw", "j.techo", "p1", "--tool", "highlighter", "--color", "#ffe040", "--width", "30",
+            "--points", "40,100 250,100 250,60 200,60 200,140")
         #expect(d.code == 0, "\(d.err)")
         #expect(try ws.run("export", "j.techo", "-o", "h.png").code == 0)
         let img = try ws.image("h.png")
@@ -235,8 +237,9 @@ import TechoRaster
         let overBlue = Workspace.straight(img, 70, 100)
         #expect(overWhite.0 > 240 && overWhite.2 < 160, "yellow over white: \(overWhite)")
         #expect(overBlue.0 + overBlue.1 + overBlue.2 < overWhite.0 + overWhite.1 + overWhite.2, "darker over the photo")
-        #expect(overBlue.0 <= CraftTests.blue.0 + 2 && overBlue.2 < CraftTests.blue.2 - 40,
-                "multiply: never lighter than the photo, blue pulled down by the yellow: \(overBlue)")
+        #expect(
+            overBlue.0 <= CraftTests.blue.0 + 2 && overBlue.2 < CraftTests.blue.2 - 40,
+            "multiply: never lighter than the photo, blue pulled down by the yellow: \(overBlue)")
         // Where the stroke crosses itself (200, 100) it is no darker than a single pass.
         let crossing = Workspace.straight(img, 200, 100)
         #expect(CraftTests.near(crossing, (overWhite.0, overWhite.1, overWhite.2), 2), "\(crossing) vs \(overWhite)")
@@ -256,8 +259,9 @@ import TechoRaster
         #expect(try ws.run("add", "photo", "j.techo", "p1", "blue.png", "--at", "150,60").code == 0)
         let a = try ws.run("add", "washi", "j.techo", "p1", "--from", "60,60", "--to", "240,80", "--width", "30", "--color", "#f0a0a0c0")
         #expect(a.code == 0 && a.out == "washi-1\n", "\(a.err)")
-        let b = try ws.run("add", "washi", "j.techo", "p1", "--from", "40,160", "--to", "260,150", "--width", "30",
-                           "--pattern", "stripe.png", "--ends", "zigzag")
+        let b = try ws.run(
+            "add", "washi", "j.techo", "p1", "--from", "40,160", "--to", "260,150", "--width", "30",
+            "--pattern", "stripe.png", "--ends", "zigzag")
         #expect(b.code == 0, "\(b.err)")
         #expect(try ws.run("export", "j.techo", "-o", "cli.png").code == 0)
         let img = try ws.image("cli.png")
@@ -270,11 +274,11 @@ import TechoRaster
 
         // The same tape from a manifest (same ids, so the same torn ends) gives the same pixels.
         let manifest = """
-        {"pages": [{"size": "300x200", "dpi": 100, "background": {"color": "#ffffff"}, "elements": [
-          {"type": "photo", "src": "blue.png", "at": [150, 60]},
-          {"type": "washi", "from": [60, 60], "to": [240, 80], "width": 30, "color": "#f0a0a0c0"},
-          {"type": "washi", "from": [40, 160], "to": [260, 150], "width": 30, "pattern": "stripe.png", "ends": "zigzag"}]}]}
-        """
+            {"pages": [{"size": "300x200", "dpi": 100, "background": {"color": "#ffffff"}, "elements": [
+              {"type": "photo", "src": "blue.png", "at": [150, 60]},
+              {"type": "washi", "from": [60, 60], "to": [240, 80], "width": 30, "color": "#f0a0a0c0"},
+              {"type": "washi", "from": [40, 160], "to": [260, 150], "width": 30, "pattern": "stripe.png", "ends": "zigzag"}]}]}
+            """
         try manifest.write(to: ws.url("m.json"), atomically: true, encoding: .utf8)
         let r = try ws.run("build", "m.json", "-o", "out")
         #expect(r.code == 0, "\(r.err)")
@@ -307,7 +311,8 @@ import TechoRaster
         // scales with it) reaches to 34.
         let r = try ws.run("add", "image", "j.techo", "p1", "disc.png", "--at", "50,50", "--scale", "2", "--outline", "#00c000,5")
         #expect(r.code == 0, "\(r.err)")
-        try ##"{"pages": [{"size": "200x100", "dpi": 100, "background": {"color": "#ffffff"}, "elements": [{"type": "image", "src": "disc.png", "at": [150, 50], "scale": 2, "outline": {"width": 5, "color": "#00c000"}}]}]}"##
+        try
+            ##"{"pages": [{"size": "200x100", "dpi": 100, "background": {"color": "#ffffff"}, "elements": [{"type": "image", "src": "disc.png", "at": [150, 50], "scale": 2, "outline": {"width": 5, "color": "#00c000"}}]}]}"##
             .write(to: ws.url("m.json"), atomically: true, encoding: .utf8)
         #expect(try ws.run("build", "m.json", "-o", "out").code == 0)
         #expect(try ws.run("export", "j.techo", "-o", "o.png").code == 0)
