@@ -21,9 +21,10 @@ enum FileIO {
     /// Prefix of temp files; `check` reports leftovers.
     static let tempPrefix = ".tmp-"
 
-    /// Reads a whole file, or nil when it does not exist. Refuses files over `limit` bytes.
+    /// Reads a whole file, or nil when it does not exist. Refuses files over `limit` bytes and
+    /// anything but a regular file (opened non-blocking, so a FIFO fails instead of hanging).
     static func readFile(_ url: URL, name: String, limit: Int = 1 << 30) throws -> [UInt8]? {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw StorageError.errno(name, "cannot open")
