@@ -119,3 +119,37 @@ import Testing
         page = ""
     }
 }
+
+@Suite struct HostileBundleLinkTests {
+    /// Journal files replaced by symbolic links leading out of the bundle are refused, naming the
+    /// file, even when the file they lead to is a valid page.
+    @Test(arguments: ["pages/p1.json", "journal.json", "history/state.json"])
+    func aJournalFileReplacedByALinkIsRefused(file: String) throws {
+        let ws = try Workspace()
+        #expect(try ws.run("init", "j.techo", "--size", "100x100").code == 0)
+        #expect(try ws.run("add", "text", "j.techo", "p1", "hi").code == 0)
+        try FileManager.default.copyItem(at: ws.url("j.techo/\(file)"), to: ws.url("outside.json"))
+        try FileManager.default.removeItem(at: ws.url("j.techo/\(file)"))
+        try FileManager.default.createSymbolicLink(atPath: ws.url("j.techo/\(file)").path, withDestinationPath: ws.url("outside.json").path)
+        let outside = try ws.bytes("outside.json")
+        // (show does not read the history, so it only meets the page and journal files.)
+        let commands = [["show", "j.techo", "p1"], ["add", "text", "j.techo", "p1", "more"], ["check", "j.techo"], ["undo", "j.techo"]]
+        for args in commands where !(file.hasPrefix("history/") && args[0] == "show") {
+            let r = try ws.run(timeout: 20, args).result
+            #expect(r.code != 0, "\(file) \(args)")
+            #expect((r.out + r.err).contains(file) && (r.out + r.err).contains("symbolic link"), "\(file) \(args): \(r.out) \(r.err)")
+        }
+        #expect(try ws.bytes("outside.json") == outside)
+    }
+
+    @Test func aLockFileLinkedOutsideCreatesNothingThere() throws {
+        let ws = try Workspace()
+        #expect(try ws.run("init", "j.techo", "--size", "100x100").code == 0)
+        try? FileManager.default.removeItem(at: ws.url("j.techo/.lock"))
+        try FileManager.default.createSymbolicLink(atPath: ws.url("j.techo/.lock").path, withDestinationPath: ws.url("created-outside").path)
+        let r = try ws.run(timeout: 20, ["add", "text", "j.techo", "p1", "x"]).result
+        #expect(r.code != 0)
+        #expect(r.err.contains(".lock"), "\(r.err)")
+        #expect(!ws.exists("created-outside"))
+    }
+}

@@ -78,7 +78,7 @@ public final class JournalStore {
         let store = JournalStore(url: temp, limits: limits)
         for sub in ["assets", "pages", "history"] { try FileIO.makeDirectory(temp.appendingPathComponent(sub), name: "\(name)/\(sub)") }
         for (ref, source) in assets.sorted(by: { $0.key < $1.key }) {
-            guard let bytes = try FileIO.readFile(source, name: source.path) else {
+            guard let bytes = try FileIO.readFile(source, name: source.path, followSymlinks: true) else {
                 throw StorageError(path: source.path, message: "no such file")
             }
             guard SHA256.hex(bytes) == ref.sha256 else { throw StorageError(path: source.path, message: "changed while being imported") }
