@@ -61,7 +61,8 @@ fuzz: deps
 
 asan: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
-	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan --disable-xctest $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/sanitizers/lsan.supp:print_suppressions=0 \
+	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan --disable-xctest $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
 	@echo "make asan: the tests passed under AddressSanitizer"
 
 tsan: deps

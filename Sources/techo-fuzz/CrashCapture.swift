@@ -2,6 +2,7 @@
 // signal handler (only async-signal-safe calls: open, write, close) writes it to a file before
 // the process dies; a watchdog thread does the same for an input that runs too long.
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,8 +13,9 @@ enum CrashCapture {
     nonisolated(unsafe) static var count = 0
     nonisolated(unsafe) static var crashPath: UnsafeMutablePointer<CChar>? = nil
     nonisolated(unsafe) static var timeoutPath: UnsafeMutablePointer<CChar>? = nil
-    nonisolated(unsafe) static var executions = 0
-    nonisolated(unsafe) static var running = false
+    /// Shared with the watchdog thread.
+    static let executions = Atomic<Int>(0)
+    static let running = Atomic<Bool>(false)
 
     /// Installs the handlers; crashing inputs go to `folder/crash-TARGET-SEED`, hanging ones to
     /// `folder/timeout-TARGET-SEED`.
@@ -35,8 +37,8 @@ enum CrashCapture {
             var last = -1, stuck = 0
             while true {
                 sleep(1)
-                let now = CrashCapture.executions
-                if CrashCapture.running && now == last { stuck += 1 } else { stuck = 0 }
+                let now = CrashCapture.executions.load(ordering: .acquiring)
+                if CrashCapture.running.load(ordering: .acquiring) && now == last { stuck += 1 } else { stuck = 0 }
                 last = now
                 if stuck >= timeoutSeconds {
                     CrashCapture.save(CrashCapture.timeoutPath)
@@ -59,9 +61,9 @@ enum CrashCapture {
         let n = min(input.count, capacity)
         input.withUnsafeBufferPointer { p in if let b = p.baseAddress { buffer.update(from: b, count: n) } }
         count = n
-        executions &+= 1
-        running = true
-        defer { running = false }
+        executions.wrappingAdd(1, ordering: .releasing)
+        running.store(true, ordering: .releasing)
+        defer { running.store(false, ordering: .releasing) }
         return run(input)
     }
 }
