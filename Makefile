@@ -7,7 +7,7 @@ SWIFT ?= swift
 # Everything builds optimised (pixel loops in debug builds are 10-50x slower), and with one set
 # of flags, so test, demo and bench share one build instead of recompiling for each other.
 FLAGS ?= -c release -Xswiftc -enable-testing
-.PHONY: deps build test demo bench clean
+.PHONY: deps build test demo bench clean lint
 
 deps:
 	@bash scripts/setup-deps.sh
@@ -34,6 +34,10 @@ bench: deps
 clean:
 	rm -rf .build out bench-out
 
+# The format the code keeps (.swift-format: ordered imports, no force try, 4-space indent).
+lint:
+	swift format lint --strict --recursive Sources Tests Package.swift
+	@echo "make lint: no findings"
 # Hostile-input checks (docs/fuzzing.md).
 #   make fuzz   run every fuzz target for FUZZ_SECONDS each (default 600), FUZZ_JOBS at a time
 #   make asan   build and test in debug under AddressSanitizer (SANITIZE_FILTER picks the tests)

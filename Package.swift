@@ -35,11 +35,12 @@ let package = Package(
 
         .target(name: "TechoTestSupport", dependencies: ["TechoRaster", "TechoCodecs"], path: "Tests/TechoTestSupport"),
         .testTarget(name: "TechoGeometryTests", dependencies: ["TechoGeometry"]),
+        // Fixtures and reference images are found through #filePath, so a clone runs its tests in place.
         .testTarget(name: "TechoRasterTests", dependencies: ["TechoRaster", "TechoGeometry", "TechoTestSupport"],
-                    resources: [.copy("References")]),
+                    exclude: ["Fixtures", "References"]),
         .testTarget(name: "TechoCodecsTests", dependencies: ["TechoCodecs", "TechoTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "TechoTextTests", dependencies: ["TechoText", "TechoTestSupport"]),
-        .testTarget(name: "TechoModelTests", dependencies: ["TechoModel"]),
+        .testTarget(name: "TechoTextTests", dependencies: ["TechoText", "TechoTestSupport"], exclude: ["References"]),
+        .testTarget(name: "TechoModelTests", dependencies: ["TechoModel"], exclude: ["Fixtures"]),
         .testTarget(name: "TechoRenderTests", dependencies: ["TechoRender", "TechoTestSupport"]),
         .testTarget(name: "TechoCommandsTests", dependencies: ["TechoCommands", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),
     ],

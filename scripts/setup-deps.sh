@@ -13,6 +13,7 @@ need=(
     "libfontconfig-dev:/usr/include/fontconfig/fontconfig.h"
     "fontconfig:/usr/bin/fc-list"
     "fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    "fonts-dejavu-extra:/usr/share/fonts/truetype/dejavu/DejaVuSans-Oblique.ttf"
     "fonts-noto-cjk:/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
     "fonts-noto-color-emoji:/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
     "fonts-noto-core:/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"

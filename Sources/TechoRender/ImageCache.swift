@@ -1,58 +1,99 @@
-// Decoded images, kept per (asset, decode scale) for the renderer's lifetime, so a page that
-// shows one sticker twice, or a multi-page export that reuses a paper texture, decodes it once.
+// Decoded images, kept per (asset, decode scale) within a byte budget, so a page that shows
+// one sticker twice, or a multi-page export that reuses a paper texture, decodes it once.
 // JPEGs are decoded at the smallest DCT scale (1/8, 1/4, 1/2, 1) that still gives the device
-// size the page needs; PNGs always decode whole (libpng has no reduced decode).
+// size the page needs; PNGs (libpng has no reduced decode) are box-averaged to the same scale
+// once, when they are decoded.
 
 import Foundation
 import TechoCodecs
 import TechoModel
 import TechoRaster
 
-/// A thread-safe cache of decoded assets. Concurrent requests for the same key decode once.
+/// A thread-safe cache of decoded assets and of pixmaps derived from them. Concurrent requests
+/// for the same key compute once. The cache holds at most `budget` bytes of pixels: past that,
+/// the least recently used entries are dropped (a multi-page export keeps only what the pages
+/// being rendered need).
 final class ImageCache: @unchecked Sendable {
     private struct Key: Hashable {
         var asset: AssetRef
         var denominator: Int
     }
 
-    /// One decode, shared by every thread that asks for it.
+    /// One computation, shared by every thread that asks for it.
     private final class Slot: @unchecked Sendable {
         let lock = NSLock()
         var result: Result<Pixmap, Error>?
+        var bytes = 0
+        var lastUse: UInt64 = 0
     }
 
     private let lock = NSLock()
-    private var slots: [Key: Slot] = [:]
+    private var slots: [AnyHashable: Slot] = [:]
     private var infos: [AssetRef: ImageInfo] = [:]
+    private var clock: UInt64 = 0
+    private var total = 0
     private let assetURL: (AssetRef) throws -> URL
+    /// Bytes of pixels kept. Default 512 MiB.
+    let budget: Int
 
-    init(assetURL: @escaping (AssetRef) throws -> URL) { self.assetURL = assetURL }
+    init(assetURL: @escaping (AssetRef) throws -> URL, budget: Int = 512 << 20) {
+        self.assetURL = assetURL
+        self.budget = budget
+    }
 
     /// The asset decoded at a size of at least `needed` device pixels (width, height) of its
-    /// `natural` size; the pixmap may be larger (never smaller, except that it is never larger
-    /// than the natural size either).
+    /// `natural` size (never larger than the natural size).
     ///
     /// - Throws: a message naming the asset path (`assets/….jpg: corrupt JPEG data: …`).
     func image(_ asset: AssetRef, natural: (Double, Double), needed: (Double, Double)) throws -> Pixmap {
         var denominator = 1
-        if asset.ext != "png" {
-            // The largest power-of-two reduction that still covers the needed size.
-            for d in [8, 4, 2] where natural.0 / Double(d) >= needed.0 && natural.1 / Double(d) >= needed.1 {
-                denominator = d
-                break
-            }
+        // The largest power-of-two reduction that still covers the needed size.
+        for d in [8, 4, 2] where natural.0 / Double(d) >= needed.0 && natural.1 / Double(d) >= needed.1 {
+            denominator = d
+            break
         }
-        let key = Key(asset: asset, denominator: denominator)
+        return try cached(Key(asset: asset, denominator: denominator)) {
+            try decode(asset, denominator: denominator, natural: natural)
+        }
+    }
+
+    /// A pixmap computed from decoded pixels (a cropped and adjusted photo), made once per key.
+    func derived(_ key: AnyHashable, make: () -> Pixmap) -> Pixmap {
+        // `make` cannot throw, so neither can this.
+        (try? cached(key, make)) ?? make()
+    }
+
+    private func cached(_ key: AnyHashable, _ make: () throws -> Pixmap) throws -> Pixmap {
         lock.lock()
+        clock += 1
         let slot: Slot
         if let s = slots[key] { slot = s } else { slot = Slot(); slots[key] = slot }
+        slot.lastUse = clock
         lock.unlock()
         slot.lock.lock()
         defer { slot.lock.unlock() }
         if let r = slot.result { return try r.get() }
-        let result = Result { try decode(asset, denominator: denominator, natural: natural) }
+        let result = Result { try make() }
         slot.result = result
+        if case .success(let p) = result {
+            lock.lock()
+            slot.bytes = p.data.count
+            total += slot.bytes
+            evict(keeping: key)
+            lock.unlock()
+        }
         return try result.get()
+    }
+
+    /// Drops least recently used finished entries until the total is within the budget.
+    /// Called with `lock` held. Threads still holding an evicted slot keep its pixels.
+    private func evict(keeping key: AnyHashable) {
+        guard total > budget else { return }
+        let order = slots.filter { $0.key != key && $0.value.bytes > 0 }.sorted { $0.value.lastUse < $1.value.lastUse }
+        for (k, s) in order where total > budget {
+            total -= s.bytes
+            slots[k] = nil
+        }
     }
 
     /// The asset's natural (displayed) size, from its header, cached.
@@ -84,7 +125,11 @@ final class ImageCache: @unchecked Sendable {
         let minimum = denominator == 1 ? nil
             : (width: Int((natural.0 / Double(denominator)).rounded(.up)), height: Int((natural.1 / Double(denominator)).rounded(.up)))
         do {
-            return try ImageDecoder.decode(contentsOf: url.path, minimumSize: minimum).pixels
+            let decoded = try ImageDecoder.decode(contentsOf: url.path, minimumSize: minimum)
+            // PNG has no reduced decode: box-average it once here, as the DCT does for JPEG,
+            // instead of on every draw.
+            let reduction = denominator / decoded.scaleDenominator
+            return reduction > 1 ? decoded.pixels.downsampled(by: reduction) : decoded.pixels
         } catch let e as ImageError {
             // Name the asset as the journal does, not by the machine's absolute path.
             throw failure(asset, e)

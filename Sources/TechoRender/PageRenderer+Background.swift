@@ -7,12 +7,23 @@ import TechoModel
 import TechoRaster
 
 extension PageRenderer {
+    /// More dots than this are drawn as an even tint (a 1 px spacing on a large page would
+    /// otherwise be hundreds of millions of discs).
+    static let maxPaperDots = 1_000_000
+
     func drawBackground(_ bg: Background, on canvas: inout Canvas) throws {
-        if let c = bg.color, c.a > 0 {
-            let p = Color(c).premultiplied8
-            canvas.pixmap.fill(r: p.r, g: p.g, b: p.b, a: p.a)
+        // An opaque colour under a tiled image: the tile is composed over the colour once and
+        // then copied, one pass over the page instead of two.
+        if let c = bg.color, c.a == 255, let image = bg.image, image.mode == .tile, image.opacity > 0 {
+            let (iw, ih) = try images.naturalSize(image.asset)
+            try drawTiles(image, natural: (iw, ih), over: c, on: &canvas)
+        } else {
+            if let c = bg.color, c.a > 0 {
+                let p = Color(c).premultiplied8
+                canvas.pixmap.fill(r: p.r, g: p.g, b: p.b, a: p.a)
+            }
+            if let image = bg.image, image.opacity > 0 { try drawBackgroundImage(image, on: &canvas) }
         }
-        if let image = bg.image, image.opacity > 0 { try drawBackgroundImage(image, on: &canvas) }
         if let paper = bg.paper, paper.pattern != .blank { drawPaper(paper, on: &canvas) }
     }
 
@@ -24,7 +35,7 @@ extension PageRenderer {
         var rect: Rect
         switch bg.mode {
         case .tile:
-            try drawTiles(bg, natural: (iw, ih), on: &canvas)
+            try drawTiles(bg, natural: (iw, ih), over: nil, on: &canvas)
             return
         case .cover, .contain:
             let k = bg.mode == .cover ? max(pw / iw, ph / ih) : min(pw / iw, ph / ih)
@@ -42,7 +53,8 @@ extension PageRenderer {
 
     /// Tiles from the page origin at the image's natural size: the tile is resampled once to
     /// whole device pixels, then copied exactly, so seams never show.
-    private func drawTiles(_ bg: BackgroundImage, natural: (Double, Double), on canvas: inout Canvas) throws {
+    /// With `base`, the tile is composed over that opaque colour and copied.
+    private func drawTiles(_ bg: BackgroundImage, natural: (Double, Double), over base: RGBA?, on canvas: inout Canvas) throws {
         let s = canvas.scale
         let tw = max(1, Int((natural.0 * s).rounded())), th = max(1, Int((natural.1 * s).rounded()))
         let img = try images.image(bg.asset, natural: natural, needed: (Double(tw), Double(th)))
@@ -58,12 +70,22 @@ extension PageRenderer {
             for j in 0..<ry { for i in 0..<rx { big.draw(tile, transform: .translation(Double(i * tw), Double(j * th)), blendMode: .source) } }
             tile = big
         }
+        var opacity = bg.opacity, mode = BlendMode.sourceOver
+        if let base {
+            let p = Color(base).premultiplied8
+            var composed = Pixmap(width: tile.width, height: tile.height)
+            composed.fill(r: p.r, g: p.g, b: p.b, a: p.a)
+            composed.composite(tile, x: 0, y: 0, opacity: bg.opacity)
+            tile = composed
+            opacity = 1
+            mode = .source
+        }
         let W = canvas.pixmap.width, H = canvas.pixmap.height
         var y = 0
         while y < H {
             var x = 0
             while x < W {
-                canvas.pixmap.draw(tile, transform: .translation(Double(x), Double(y)), opacity: bg.opacity, filter: .nearest)
+                canvas.pixmap.draw(tile, transform: .translation(Double(x), Double(y)), opacity: opacity, blendMode: mode, filter: .nearest)
                 x += tile.width
             }
             y += tile.height
@@ -92,6 +114,12 @@ extension PageRenderer {
         case .dots:
             // About 0.4 mm dots at 5 mm spacing, never below a device pixel across.
             let r = max(0.6, step * 0.04)
+            if xs.count * ys.count > PageRenderer.maxPaperDots {
+                // Finer than the eye can tell apart: an even tint of the same average darkness.
+                let tint = min(1, Double.pi * r * r / (step * step))
+                canvas.pixmap.fill(.rect(area), paint: Paint(paper.color, opacity: tint))
+                return
+            }
             for y in ys { for x in xs { path.append(.circle(center: Point(x, y), radius: r)) } }
         case .grid, .lines:
             // Hairlines: about 0.15 mm at 5 mm spacing, whole device pixels wide, on pixel edges.

@@ -71,7 +71,9 @@ extension PageRenderer {
         }
         let border = outline.width * k
         let rect = Rect(x: -nw / 2, y: -nh / 2, width: nw, height: nh).applying(t).outset(by: border + 1)
-        guard var layer = canvas.layer(coveringDevice: rect, pad: Int(border.rounded(.up)) + 2) else { return }
+        // The layer reaches beyond the page so the border follows edges just off the page; at
+        // most 256 px, which bounds memory for absurd widths (the page is covered by then).
+        guard var layer = canvas.layer(coveringDevice: rect, pad: min(256, Int(border.rounded(.up)) + 2)) else { return }
         layer.pixmap.draw(img, transform: layer.local(toElement.concatenating(t)), filter: .good)
         layer.pixmap = DieCut.outlined(layer.pixmap, width: border, color: Color(outline.color))
         canvas.composite(layer, opacity: e.opacity, clip: clip)
@@ -88,11 +90,21 @@ extension PageRenderer {
         let px0 = max(0, Int((g.crop.minX * sx).rounded(.down))), py0 = max(0, Int((g.crop.minY * sy).rounded(.down)))
         let px1 = min(img.width, max(px0 + 1, Int((g.crop.maxX * sx).rounded(.up))))
         let py1 = min(img.height, max(py0 + 1, Int((g.crop.maxY * sy).rounded(.up))))
-        var picture = (px0, py0, px1, py1) == (0, 0, img.width, img.height) ? img : img.cropped(x0: px0, y0: py0, x1: px1, y1: py1)
-        picture = PhotoAdjustments(photo).applied(to: picture)
+        let adjustments = PhotoAdjustments(photo)
+        var picture = img
+        if (px0, py0, px1, py1) != (0, 0, img.width, img.height) || !adjustments.isIdentity {
+            let key = DerivedPicture(asset: photo.image.asset, size: [img.width, img.height, px0, py0, px1, py1], steps: adjustments.steps)
+            picture = images.derived(key) { adjustments.applied(to: img.cropped(x0: px0, y0: py0, x1: px1, y1: py1)) }
+        }
         let pictureToElement = Transform.scale(1 / sx, 1 / sy)
             .concatenating(.translation(Double(px0) / sx - g.crop.minX + g.picture.minX, Double(py0) / sy - g.crop.minY + g.picture.minY))
 
+        if photo.frame == .none && !photo.shadow && g.pictureRadius == 0 && photo.crop == nil {
+            // A plain photo is one draw, like an image sticker: it takes the opacity directly.
+            canvas.pixmap.draw(picture, transform: pictureToElement.concatenating(t), opacity: e.opacity, filter: .good,
+                               clip: canvas.slotClip(e))
+            return
+        }
         // The layer holds the card and its shadow.
         let cardDevice = g.card.applying(t)
         let shadowOffset = g.shadowOffset * e.placement.scale * canvas.scale
@@ -102,10 +114,11 @@ extension PageRenderer {
         guard var layer = canvas.layer(coveringDevice: reach) else { return }
         let local = layer.local(t)
         if photo.shadow {
-            var shadow = Pixmap(width: layer.pixmap.width, height: layer.pixmap.height)
-            shadow.fill(g.silhouette, paint: Paint(color: Color(r: 0.16, g: 0.11, b: 0.07, a: 0.42)),
-                        transform: local.concatenating(.translation(shadowOffset, shadowOffset)))
-            layer.pixmap = shadow.blurred(radius: shadowBlur)
+            let lw = layer.pixmap.width, lh = layer.pixmap.height
+            let mask = SoftShadow.mask(g.silhouette, transform: local.concatenating(.translation(shadowOffset, shadowOffset)),
+                                       sigma: shadowBlur, width: lw, height: lh)
+            layer.pixmap.fill(.rect(Rect(x: 0, y: 0, width: Double(lw), height: Double(lh))),
+                              paint: Paint(color: Color(r: 0.16, g: 0.11, b: 0.07, a: 0.42)), clip: mask)
         }
         if photo.frame != .none {
             layer.pixmap.fill(g.silhouette, paint: Paint(g.cardColor), transform: local)
@@ -121,6 +134,13 @@ extension PageRenderer {
         }
         canvas.composite(layer, opacity: e.opacity, clip: canvas.slotClip(e))
     }
+}
+
+/// What a cropped, adjusted photo is made from: its cache key.
+struct DerivedPicture: Hashable {
+    var asset: AssetRef
+    var size: [Int]
+    var steps: [[Float]]
 }
 
 extension Rect {

@@ -21,6 +21,7 @@ extension PageRenderer {
         }
         guard !bounds.isNull, var pen = canvas.layer(coveringDevice: bounds.applying(canvas.device)) else { return }
         var marker: Layer?
+        var hasPen = false
         let local = pen.local(canvas.device)
         let tolerance = 0.05 / canvas.scale
         for (i, s) in ink.strokes.enumerated() {
@@ -38,13 +39,14 @@ extension PageRenderer {
                 if s.points.count == 1 { style.cap = .square }
                 marker?.pixmap.stroke(path, style: style, paint: Paint(s.color, opacity: s.opacity), transform: local)
             default:
+                hasPen = true
                 do { try drawStroke(s, into: &pen.pixmap, transform: local, tolerance: tolerance) } catch {
                     throw RenderError(pageID: canvas.page.id, elementID: e.id, message: "strokes[\(i)]: \(error)")
                 }
             }
         }
         if let marker { canvas.composite(marker, opacity: e.opacity, blendMode: .multiply) }
-        canvas.composite(pen, opacity: e.opacity)
+        if hasPen { canvas.composite(pen, opacity: e.opacity) }
     }
 
     /// One pen stroke (not eraser or highlighter) into `target`.

@@ -84,7 +84,7 @@ struct PhotoAdjustments {
                         let r = Float(unpremultiply(px.0, a)) / 255, g = Float(unpremultiply(px.1, a)) / 255
                         let b = Float(unpremultiply(px.2, a)) / 255
                         let (nr, ng, nb) = apply((r, g, b))
-                        let q = { (v: Float) in premultiply(UInt8((v * 255).rounded()), a) }
+                        let q = { (v: Float) in premultiply(UInt8(v * 255 + 0.5), a) }
                         lastIn = px; lastOut = (q(nr), q(ng), q(nb)); hasLast = true
                     }
                     p[i] = lastOut.0; p[i + 1] = lastOut.1; p[i + 2] = lastOut.2

@@ -3,5 +3,6 @@ let benchSections: [(String, () -> Void)] = [
     ("codecs", codecBench),
     ("raster", rasterBench),
     ("text", textBench),
+    ("render", renderBench),
     ("model", modelBench),
 ]

@@ -64,6 +64,17 @@ import Testing
         #expect(p.pixel(32, 32).a == 128)
     }
 
+    @Test func mirroredStrokesStayWhole() {
+        // A mirroring transform turns every stroke piece negative; coverage must not cancel.
+        let loop = Path.polyline([Point(10, 10), Point(54, 54), Point(54, 10), Point(10, 54)])
+        var a = Pixmap(width: 64, height: 64), b = Pixmap(width: 64, height: 64)
+        let paint = Paint(color: Self.red.withOpacity(0.5))
+        a.stroke(loop, style: StrokeStyle(width: 8), paint: paint)
+        b.stroke(loop, style: StrokeStyle(width: 8), paint: paint, transform: Transform.scale(-1, 1).concatenating(.translation(64, 0)))
+        #expect(b.pixel(32, 32).a == 128 && b.pixel(43, 20).a == 128)
+        for y in 0..<64 { for x in 0..<64 { #expect(a.pixel(x, y) == b.pixel(63 - x, y), "(\(x), \(y))") } }
+    }
+
     @Test func compositeAtOffsetClipsToBothPixmaps() {
         var layer = Pixmap(width: 10, height: 10)
         layer.fill(r: 0, g: 255, b: 0, a: 255)

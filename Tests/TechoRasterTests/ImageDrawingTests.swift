@@ -127,6 +127,38 @@ import Testing
         }
     }
 
+    @Test func squashingOneAxisAveragesAlongThatAxisOnly() {
+        // Vertical one-pixel stripes squashed 8x across and stretched 2x down: the result is
+        // even grey (no moiré), while horizontal detail survives in a second image.
+        var stripes = Pixmap(width: 256, height: 32)
+        for y in 0..<32 { for x in 0..<256 { let v: UInt8 = x % 2 == 0 ? 255 : 0; stripes.setPixel(x, y, (v, v, v, 255)) } }
+        var dst = Pixmap(width: 40, height: 70)
+        dst.draw(stripes, transform: .scale(0.125, 2), filter: .good)
+        for x in 2..<30 { #expect(abs(Int(dst.pixel(x, 30).r) - 128) <= 2, "x=\(x) \(dst.pixel(x, 30))") }
+        var bands = Pixmap(width: 256, height: 32)
+        for y in 0..<32 { for x in 0..<256 { let v: UInt8 = y < 16 ? 255 : 0; bands.setPixel(x, y, (v, v, v, 255)) } }
+        var dst2 = Pixmap(width: 40, height: 70)
+        dst2.draw(bands, transform: .scale(0.125, 2), filter: .good)
+        #expect(dst2.pixel(10, 10).r == 255 && dst2.pixel(10, 50).r == 0)
+    }
+
+    @Test func partialPrefilterBoxesKeepTheirFractionalEdge() {
+        // 30 px shrunk 8x is 3.75 px: the fourth column is three-quarters covered, not whole.
+        var img = Pixmap(width: 30, height: 16)
+        img.fill(r: 255, g: 255, b: 255, a: 255)
+        var dst = Pixmap(width: 8, height: 4)
+        dst.draw(img, transform: .scale(0.125), filter: .good)
+        #expect(dst.pixel(2, 1).a == 255)
+        #expect(abs(Int(dst.pixel(3, 1).a) - 191) <= 1, "\(dst.pixel(3, 1))")
+        #expect(dst.pixel(4, 1).a == 0)
+        // A multiple of the factor still takes the exact whole-pixel path.
+        var img32 = Pixmap(width: 32, height: 16)
+        img32.fill(r: 255, g: 255, b: 255, a: 255)
+        var d32 = Pixmap(width: 8, height: 4)
+        d32.draw(img32, transform: .scale(0.125), filter: .good)
+        #expect(d32.pixel(3, 1).a == 255 && d32.pixel(4, 1).a == 0)
+    }
+
     @Test func nearestKeepsPixelsBlocky() {
         var img = Pixmap(width: 2, height: 2)
         img.setPixel(0, 0, (255, 0, 0, 255)); img.setPixel(1, 1, (0, 0, 255, 255))
@@ -155,5 +187,23 @@ import Testing
         dst.draw(img, transform: Transform.scale(1e-6).concatenating(.translation(4, 4)), filter: .good)
         dst.checkInvariants()
         #expect(dst.pixel(4, 4).a < 2)
+    }
+}
+
+/// Seeded fuzzing of image drawing with extreme transforms.
+@Suite struct ImageDrawingFuzzTests {
+    @Test func extremeTransformsNeverTrap() {
+        var rng = SplitMix64(seed: 123)
+        let specials: [Double] = [0, 1, -1, 1e-300, 1e-160, 1e-7, 0.5, 2, 1e7, 1e38, 1e154, 1e300, -1e300,
+                                  .greatestFiniteMagnitude, 3.5, -7.25]
+        func v() -> Double { rng.int(in: 0...2) == 0 ? rng.double(in: -40...40) : specials[rng.int(in: 0...(specials.count - 1))] }
+        let img = ImageDrawingTests.noise(7, 5, seed: 1)
+        for i in 0..<3000 {
+            let t = Transform(a: v(), b: v(), c: v(), d: v(), tx: v(), ty: v())
+            var dst = Pixmap(width: 12, height: 12)
+            dst.draw(img, transform: t, opacity: rng.double(in: 0...1), blendMode: BlendMode.allCases[i % BlendMode.allCases.count],
+                     filter: ImageFilter.allCases[i % 3])
+            dst.checkInvariants()
+        }
     }
 }

@@ -23,6 +23,23 @@ import Testing
         #expect(abs(sum(c) - area) / area < 0.001, "sum \(sum(c)) vs \(area)")
     }
 
+    @Test(arguments: [LineJoin.round, .miter, .bevel])
+    func strokedCircleCoversItsAnnulus(join: LineJoin) {
+        // Stroke pieces must add up to the union: 2πRw, no coverage counted twice where pieces
+        // meet at an edge pixel.
+        var px = Pixmap(width: 128, height: 128)
+        px.stroke(.circle(center: Point(64.2, 63.7), radius: 40), style: StrokeStyle(width: 6, join: join), paint: Paint(color: .black))
+        let s = stride(from: 3, to: px.data.count, by: 4).reduce(0.0) { $0 + Double(px.data[$1]) } / 255
+        let area = 2 * Double.pi * 40 * 6
+        #expect(abs(s - area) / area < 0.001, "\(s) vs \(area)")
+        // A straight line with round caps: w·L + π·w²/4.
+        var line = Pixmap(width: 128, height: 64)
+        line.stroke(.polyline([Point(20.3, 30.1), Point(100.6, 35.4)]), style: StrokeStyle(width: 9), paint: Paint(color: .black))
+        let ls = stride(from: 3, to: line.data.count, by: 4).reduce(0.0) { $0 + Double(line.data[$1]) } / 255
+        let la = 9 * Point(80.3, 5.3).length + Double.pi * 81 / 4
+        #expect(abs(ls - la) / la < 0.001, "\(ls) vs \(la)")
+    }
+
     @Test func halfCoveredEdgePixelIsHalf() {
         let c = coverage(.rect(Rect(x: 10.5, y: 10, width: 20, height: 20)), size: 64)
         #expect(c[15 * 64 + 10] == 128 || c[15 * 64 + 10] == 127)
@@ -164,6 +181,45 @@ import Testing
         p.checkInvariants()
         #expect(p.pixel(32, 32) == (0, 0, 0, 255))
         #expect(Date().timeIntervalSince(start) < 5)
+    }
+
+    @Test func subnormalEdgeHeightsDoNotTrap() {
+        // Regression: an edge rising by 1e-45 px has an infinite slope in Float.
+        var p = Path()
+        p.move(to: Point(0, 0)); p.line(to: Point(30, 1e-45)); p.line(to: Point(30, 20)); p.line(to: Point(0, 20)); p.close()
+        var q = Path()
+        q.move(to: Point(3, 7)); q.line(to: Point(29, 7 + 1e-7)); q.line(to: Point(29, 9)); q.close()
+        let c = coverage(p, size: 32)
+        #expect(c[10 * 32 + 10] == 255)
+        _ = coverage(q, size: 32)
+    }
+
+    @Test func fuzzExtremeCoordinatesNeverTrap() {
+        // Coordinates from a mix of magnitudes that stress clipping and Float conversion.
+        var rng = SplitMix64(seed: 99)
+        let specials: [Double] = [0, 1e-45, -1e-45, 1e-300, 1e-7, 8, 8 + 1e-7, 16, 16 - 1e-9, 15.999999, -3, 1e7, -1e7,
+                                  1e38, -1e38, 3.5e38, 1e300, -1e300, .greatestFiniteMagnitude, -.greatestFiniteMagnitude]
+        func coordinate() -> Double {
+            rng.int(in: 0...2) == 0 ? rng.double(in: -20...36) : specials[rng.int(in: 0...(specials.count - 1))]
+        }
+        for i in 0..<1500 {
+            var p = Path()
+            p.move(to: Point(coordinate(), coordinate()))
+            for _ in 0..<rng.int(in: 1...6) {
+                if rng.int(in: 0...3) == 0 {
+                    p.cubic(to: Point(coordinate(), coordinate()), control1: Point(coordinate(), coordinate()),
+                            control2: Point(coordinate(), coordinate()))
+                } else {
+                    p.line(to: Point(coordinate(), coordinate()))
+                }
+            }
+            p.close()
+            var px = Pixmap(width: 16, height: 16)
+            px.fill(p, paint: Paint(color: Color(r: 1, g: 0, b: 0, a: 0.5)), rule: i % 2 == 0 ? .nonZero : .evenOdd)
+            // Stroking curves with 1e38 controls makes thousands of pieces; a sample suffices.
+            if i % 25 == 0 { px.stroke(p, style: StrokeStyle(width: 2), paint: Paint(color: .black)) }
+            px.checkInvariants()
+        }
     }
 
     @Test func degenerateShapesDrawNothing() {

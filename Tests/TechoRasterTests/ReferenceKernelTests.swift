@@ -112,14 +112,26 @@ import Testing
         }
     }
 
+    @Test func blurReciprocalDividesExactly() {
+        var rng = SplitMix64(seed: 3)
+        for d in stride(from: 1, through: 4001, by: 2) {
+            let m = Pixmap.reciprocal(UInt32(d))
+            let top = 256 * d
+            var xs = Array(0...300) + Array(max(0, top - 300)...top)
+            for _ in 0..<200 { xs.append(rng.int(in: 0...top)) }
+            for x in xs { #expect((UInt64(x) &* m) >> 40 == UInt64(x / d), "x=\(x) d=\(d)") }
+        }
+    }
+
     @Test func downsampleEqualsTheObviousBoxMean() {
         let img = ImageDrawingTests.noise(19, 13, seed: 10)
-        for n in [2, 3, 4, 8, 20] {
-            let d = img.downsampled(by: n)
+        for (n, m) in [(2, 2), (3, 3), (4, 4), (8, 8), (20, 20), (1, 3), (5, 2), (19, 1)] {
+            let d = img.downsampled(byX: n, byY: m)
+            #expect(d.width == (19 + n - 1) / n && d.height == (13 + m - 1) / m)
             for oy in 0..<d.height {
                 for ox in 0..<d.width {
                     var s = [0, 0, 0, 0], count = 0
-                    for y in (oy * n)..<min(img.height, oy * n + n) {
+                    for y in (oy * m)..<min(img.height, oy * m + m) {
                         for x in (ox * n)..<min(img.width, ox * n + n) {
                             let q = img.pixel(x, y)
                             s[0] += Int(q.r); s[1] += Int(q.g); s[2] += Int(q.b); s[3] += Int(q.a); count += 1
@@ -127,7 +139,7 @@ import Testing
                     }
                     let want = s.map { UInt8((Double($0) / Double(count)).rounded()) }
                     let got = d.pixel(ox, oy)
-                    #expect([got.r, got.g, got.b, got.a] == want, "n=\(n) (\(ox), \(oy))")
+                    #expect([got.r, got.g, got.b, got.a] == want, "\(n)x\(m) (\(ox), \(oy))")
                 }
             }
         }

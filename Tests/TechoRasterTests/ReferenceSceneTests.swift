@@ -67,6 +67,11 @@ import Testing
         let d = compareImages(b, a, tolerance: 1)
         #expect(d.differingPixels == 1 && d.maxChannelDelta == 20 && d.pixelCount == 64)
         #expect(compareImages(a, a).psnr.isInfinite)
+        // Straight space: a faint translucent pixel differs by a lot once un-premultiplied.
+        var c = Pixmap(width: 1, height: 1), e = Pixmap(width: 1, height: 1)
+        c.setPixel(0, 0, (1, 0, 0, 2)); e.setPixel(0, 0, (0, 0, 0, 2))
+        #expect(compareImages(c, e).maxChannelDelta == 1)
+        #expect(compareImages(c, e, space: .straight).maxChannelDelta == 128)
         // A failed reference check names a folder holding actual, expected and diff PNGs.
         let dir = Fixtures.artifactsDirectory("support-selftest")
         let ref = dir.appendingPathComponent("ref.png")

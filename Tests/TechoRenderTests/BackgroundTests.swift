@@ -88,3 +88,14 @@ import Testing
         #expect(abs(px(p, 15, 15).r - 128) <= 1)
     }
 }
+
+@Suite struct PaperLimitTests {
+    @Test func tooManyDotsBecomeAnEvenTint() throws {
+        let f = try RenderFixture()
+        let paper = try Paper(pattern: .dots, spacing: 1, color: .black, margin: 0)
+        let p = try f.renderer().render(page(1200, 1000, background: Background(color: .white, paper: paper), [])).pixmap
+        // 1.2 million dots: a flat grey, the same everywhere.
+        #expect(p.pixel(10, 10) == p.pixel(900, 700))
+        #expect(px(p, 10, 10).r < 255)
+    }
+}

@@ -120,3 +120,39 @@ func showcasePage(_ f: RenderFixture, width: Double, height: Double) throws -> P
         ]),
     ])
 }
+
+@Suite struct ImageCacheTests {
+    @Test func evictionKeepsResultsCorrect() throws {
+        let f = try RenderFixture()
+        let a = try f.addPNG(quadrants(40)), b = try f.addPNG(gradient(30, 20))
+        let urls = f.urls
+        // A budget of one byte: every new entry evicts the others.
+        let cache = ImageCache(assetURL: { ref in
+            guard let u = urls[ref] else { throw RenderError(pageID: "-", message: "no asset \(ref)") }
+            return u
+        }, budget: 1)
+        let first = try cache.image(a, natural: (40, 40), needed: (40, 40))
+        _ = try cache.image(b, natural: (30, 20), needed: (30, 20))
+        _ = try cache.image(a, natural: (40, 40), needed: (10, 10))
+        #expect(try cache.image(a, natural: (40, 40), needed: (40, 40)) == first)
+        #expect(first == quadrants(40))
+        // Reduced decodes cover the size asked for.
+        let half = try cache.image(a, natural: (40, 40), needed: (20, 20))
+        #expect(half.width == 20 && half.height == 20)
+    }
+}
+
+@Suite struct DecodeScaleTests {
+    @Test func jpegsDecodeAtTheDCTScaleTheDeviceSizeNeeds() throws {
+        let f = try RenderFixture()
+        let asset = try f.addJPEG(gradient(400, 320))
+        let urls = f.urls
+        let cache = ImageCache(assetURL: { ref in
+            guard let u = urls[ref] else { throw RenderError(pageID: "-", message: "no asset \(ref)") }
+            return u
+        })
+        #expect(try cache.image(asset, natural: (400, 320), needed: (90, 70)).width == 100)
+        #expect(try cache.image(asset, natural: (400, 320), needed: (120, 70)).width == 200)
+        #expect(try cache.image(asset, natural: (400, 320), needed: (400, 320)).width == 400)
+    }
+}

@@ -22,15 +22,31 @@ public struct ImageDiff: Sendable, CustomStringConvertible {
     }
 }
 
-/// Compares two pixmaps of the same size channel by channel (premultiplied). Traps on a size
-/// mismatch (a test bug); callers check sizes first when they come from files.
-public func compareImages(_ actual: Pixmap, _ expected: Pixmap, tolerance: Int = 0) -> ImageDiff {
+/// Which channel values a comparison looks at.
+public enum ComparisonSpace: Sendable {
+    /// Premultiplied bytes, as the pixmap holds them: translucent edges weigh by their alpha.
+    case premultiplied
+    /// Un-premultiplied (straight) bytes, as PNG stores them: what a reference written to a
+    /// file and read back can match to ±1.
+    case straight
+}
+
+/// Compares two pixmaps of the same size channel by channel. Traps on a size mismatch (a test
+/// bug); callers check sizes first when they come from files.
+///
+/// - Parameters:
+///   - tolerance: a pixel counts as differing when some channel is off by more. Default 0.
+///   - space: Default `.premultiplied`.
+public func compareImages(_ actual: Pixmap, _ expected: Pixmap, tolerance: Int = 0,
+                          space: ComparisonSpace = .premultiplied) -> ImageDiff {
     precondition(actual.width == expected.width && actual.height == expected.height,
                  "size mismatch: \(actual.width)x\(actual.height) vs \(expected.width)x\(expected.height)")
     var differing = 0, maxDelta = 0
     var sq = 0.0
-    actual.data.withUnsafeBufferPointer { a in
-        expected.data.withUnsafeBufferPointer { e in
+    let av = space == .premultiplied ? actual.data : actual.straightRGBA()
+    let ev = space == .premultiplied ? expected.data : expected.straightRGBA()
+    av.withUnsafeBufferPointer { a in
+        ev.withUnsafeBufferPointer { e in
             var i = 0
             while i < a.count {
                 var off = false
@@ -45,7 +61,7 @@ public func compareImages(_ actual: Pixmap, _ expected: Pixmap, tolerance: Int =
             }
         }
     }
-    let mse = sq / Double(actual.data.count)
+    let mse = sq / Double(av.count)
     let psnr = mse == 0 ? Double.infinity : 10 * log10(255 * 255 / mse)
     return ImageDiff(differingPixels: differing, maxChannelDelta: maxDelta, psnr: psnr,
                      pixelCount: actual.width * actual.height, tolerance: tolerance)

@@ -21,7 +21,8 @@ public struct ReferenceCheck: Sendable {
 }
 
 /// Compares `actual` with the PNG at `reference`: it passes when at most `maxDifferingPixels`
-/// pixels differ by more than `tolerance` in some premultiplied channel.
+/// pixels differ by more than `tolerance` in some channel (of `space`, default premultiplied;
+/// use `.straight` with tolerance 1 for translucent references, which PNG stores straight).
 ///
 /// On failure `actual.png`, `expected.png` and `diff.png` are written to a temporary folder
 /// named `name`, whose path is in the message. With `TECHO_RECORD=1` the reference is
@@ -29,7 +30,8 @@ public struct ReferenceCheck: Sendable {
 /// passing one.
 /// `record` defaults to `TECHO_RECORD=1`.
 public func checkReference(_ actual: Pixmap, reference: URL, name: String, tolerance: Int = 1,
-                           maxDifferingPixels: Int = 0, record: Bool = isRecordingReferences) -> ReferenceCheck {
+                           maxDifferingPixels: Int = 0, space: ComparisonSpace = .premultiplied,
+                           record: Bool = isRecordingReferences) -> ReferenceCheck {
     if record {
         do {
             let bytes = try PNGEncoder.encode(actual, name: reference.path)
@@ -49,7 +51,7 @@ public func checkReference(_ actual: Pixmap, reference: URL, name: String, toler
         let dir = writeFailureArtifacts(name: name, actual: actual, expected: expected)
         return ReferenceCheck(passed: false, message: "size \(actual.width)x\(actual.height) differs from reference \(expected.width)x\(expected.height); images in \(dir)", diff: nil)
     }
-    let d = compareImages(actual, expected, tolerance: tolerance)
+    let d = compareImages(actual, expected, tolerance: tolerance, space: space)
     if d.differingPixels <= maxDifferingPixels {
         return ReferenceCheck(passed: true, message: "\(name): \(d)", diff: d)
     }

@@ -129,3 +129,16 @@ func rotatedGlyphEdgeIsAntiAliasedAndSharp(degrees: Double) throws {
     #expect(opaque > 60, "about a 16 px blossom: \(opaque) opaque pixels")
     #expect(opaque < 400)
 }
+
+@Test func hugeTextIntoASmallPixmapOnlyTouchesThePixmap() throws {
+    // A 2000 px glyph seen through a 64 px window: the layer is clamped to the pixmap.
+    let t = try TextLayout.layout("\u{2588}", style: TextStyle(font: TestFonts.dejaVuSans, size: 2000))   // full block
+    var p = Pixmap(width: 64, height: 64)
+    t.draw(into: &p, transform: .translation(32, 32), opacity: 0.5)
+    p.checkInvariants()
+    #expect(p.pixel(32, 32) == (0, 0, 0, 128), "the block covers the window at half opacity")
+    // A singular transform draws nothing.
+    var q = Pixmap(width: 64, height: 64)
+    t.draw(into: &q, transform: .scale(0))
+    #expect(q.data.allSatisfy { $0 == 0 })
+}

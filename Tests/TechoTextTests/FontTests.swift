@@ -59,7 +59,7 @@ import Testing
 
 @Test func uninstalledFamilyIsSubstitutedWithAWarning() throws {
     let t = try TextLayout.layout("x", style: TextStyle(font: "No Such Family Techo"))
-    #expect(t.warnings.contains { if case .fontSubstituted(let r, _) = $0 { return r == "No Such Family Techo" } else { return false } })
+    #expect(t.warnings.contains { if case .fontSubstituted(let r, let u) = $0 { return r == "No Such Family Techo" && !u.isEmpty } else { return false } })
     #expect(t.glyphs.count == 1)
 }
 

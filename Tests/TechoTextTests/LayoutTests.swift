@@ -1,5 +1,6 @@
 // Line layout: wrapping, kinsoku, alignment, line height, centring, limits.
 import TechoGeometry
+import TechoRaster
 import Testing
 @testable import TechoText
 
@@ -121,6 +122,7 @@ func alignmentPlacesEachLineInTheBox(align: TextAlign) throws {
     (TextStyle(size: 0), "size"), (TextStyle(size: 2001), "size"), (TextStyle(size: .nan), "size"),
     (TextStyle(lineHeight: 0), "lineHeight"), (TextStyle(maxWidth: -5), "maxWidth"),
     (TextStyle(letterSpacing: .infinity), "letterSpacing"), (TextStyle(weight: 0), "weight"),
+    (TextStyle(outline: TextOutline(color: .black, width: 0)), "outline.width"),
 ])
 func outOfRangeStyleNamesTheField(style: TextStyle, field: String) {
     #expect {

@@ -66,3 +66,17 @@ private func layout(_ s: String, font: String = TestFonts.dejaVuSans, size: Doub
     // The initial form of seen is a different glyph from the isolated one.
     #expect(joined.glyphs.last?.glyphID != alone.glyphs.first?.glyphID)
 }
+
+@Test func hanAfterLatinIsShapedAsHanSoJapaneseFormsApply() throws {
+    // Noto Sans CJK SC (face 2) draws 直 in its Chinese form unless shaped as Han with a
+    // Japanese language tag (set because the paragraph has kana); then `locl` picks the
+    // Japanese form, also when Latin comes first in the paragraph.
+    let sc = TestFonts.notoSansCJK + "#2"
+    let chinese = try TextLayout.layout("直", style: TextStyle(font: sc, size: 40))
+    let japanese = try TextLayout.layout("直の", style: TextStyle(font: sc, size: 40))
+    let mixed = try TextLayout.layout("Kyoto 直の", style: TextStyle(font: sc, size: 40))
+    let zh = try #require(chinese.glyphs.first?.glyphID), ja = try #require(japanese.glyphs.first?.glyphID)
+    #expect(zh != ja, "locl ja changes 直")
+    let naoInMixed = mixed.glyphs[mixed.glyphs.count - 2].glyphID
+    #expect(naoInMixed == ja)
+}

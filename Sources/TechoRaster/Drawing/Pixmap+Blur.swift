@@ -21,7 +21,7 @@ extension Pixmap {
         for r in sizes where r > 0 {
             // Horizontal then vertical; each pass reads `out` and writes it back via `tmp`.
             Pixmap.boxPass(&out.data, &tmp, count: height, length: width, step: 4, lineStride: width * 4, radius: r)
-            Pixmap.boxPass(&out.data, &tmp, count: width, length: height, step: width * 4, lineStride: 4, radius: r)
+            Pixmap.verticalBoxPass(&out.data, &tmp, width: width, height: height, radius: r)
         }
         return out
     }
@@ -38,12 +38,54 @@ extension Pixmap {
         return (0..<n).map { i in ((i < m ? wl : wu) - 1) / 2 }
     }
 
+    /// `ceil(2^40 / d)`: `(x · m) >> 40 == x / d` exactly whenever `x · d < 2^40`, which holds
+    /// for the box sums here (x ≤ 256·d and d ≤ 4001 at the clamped radius).
+    static func reciprocal(_ d: UInt32) -> UInt64 {
+        ((1 << 40) + UInt64(d) - 1) / UInt64(d)
+    }
+
+    /// The vertical box blur, row by row: one running sum per column, so memory is read in
+    /// order (walking down columns missed the cache on every pixel). Same result as
+    /// `boxPass` down each column.
+    static func verticalBoxPass(_ data: inout [UInt8], _ tmp: inout [UInt8], width: Int, height: Int, radius r: Int) {
+        let div = UInt32(2 * r + 1)
+        let half = div / 2
+        let m = Pixmap.reciprocal(div)
+        let rowBytes = width * 4
+        var sums = [UInt32](repeating: 0, count: rowBytes)
+        data.withUnsafeMutableBufferPointer { d in
+            tmp.withUnsafeMutableBufferPointer { t in
+                sums.withUnsafeMutableBufferPointer { s in
+                    for y in 0..<min(r, height) {
+                        let base = y * rowBytes
+                        for k in 0..<rowBytes { s[k] &+= UInt32(d[base + k]) }
+                    }
+                    for y in 0..<height {
+                        if y + r < height {
+                            let base = (y + r) * rowBytes
+                            for k in 0..<rowBytes { s[k] &+= UInt32(d[base + k]) }
+                        }
+                        let o = y * rowBytes
+                        for k in 0..<rowBytes { t[o + k] = UInt8(truncatingIfNeeded: (UInt64(s[k] + half) &* m) >> 40) }
+                        if y - r >= 0 {
+                            let base = (y - r) * rowBytes
+                            for k in 0..<rowBytes { s[k] &-= UInt32(d[base + k]) }
+                        }
+                    }
+                }
+                for k in 0..<d.count { d[k] = t[k] }
+            }
+        }
+    }
+
     /// One box blur of half-width `radius` along `count` lines of `length` pixels, transparent
     /// outside, with rounding: out = round(sum / (2r + 1)).
     static func boxPass(_ data: inout [UInt8], _ tmp: inout [UInt8], count: Int, length: Int, step: Int,
                         lineStride: Int, radius r: Int) {
         let div = UInt32(2 * r + 1)
         let half = div / 2
+        let m = Pixmap.reciprocal(div)
+        @inline(__always) func q(_ v: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: (UInt64(v + half) &* m) >> 40) }
         data.withUnsafeMutableBufferPointer { d in
             tmp.withUnsafeMutableBufferPointer { t in
                 for line in 0..<count {
@@ -61,8 +103,7 @@ extension Pixmap {
                             sum.0 += UInt32(d[p]); sum.1 += UInt32(d[p + 1]); sum.2 += UInt32(d[p + 2]); sum.3 += UInt32(d[p + 3])
                         }
                         let o = base + i * step
-                        t[o] = UInt8((sum.0 + half) / div); t[o + 1] = UInt8((sum.1 + half) / div)
-                        t[o + 2] = UInt8((sum.2 + half) / div); t[o + 3] = UInt8((sum.3 + half) / div)
+                        t[o] = q(sum.0); t[o + 1] = q(sum.1); t[o + 2] = q(sum.2); t[o + 3] = q(sum.3)
                         let sub = i - r
                         if sub >= 0 {
                             let p = base + sub * step

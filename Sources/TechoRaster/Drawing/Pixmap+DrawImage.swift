@@ -49,23 +49,31 @@ extension Pixmap {
         guard transform.isInvertible else { return }
         let alpha = UInt8((clamp01(opacity) * 255).rounded())
         if alpha == 0 && blendMode != .source && blendMode != .destinationIn { return }
-        // Prefilter: shrink by a whole factor first so at most a 2x shrink is left to sampling.
+        // Prefilter: shrink each axis of the image by a whole factor first, so at most a 2x
+        // shrink is left to sampling. An axis's shrink is how long one source pixel along it
+        // becomes on the page, so a tape pattern squashed along its length is averaged along
+        // its length only.
         var source = image
         var toDevice = transform
-        let shrink = transform.determinant.magnitude.squareRoot()
-        if filter != .nearest && shrink < 0.5 && shrink > 0 {
-            let n: Int
-            if filter == .good {
-                n = Int(min(1 / shrink, 4096).rounded(.down))
-            } else {
-                n = 1 << Int(log2(min(1 / shrink, 4096)).rounded(.down))
+        var nx = 1, ny = 1
+        if filter != .nearest {
+            func factor(_ length: Double) -> Int {
+                guard length > 0 && length < 0.5 else { return 1 }
+                let inverse = min(1 / length, Double(Pixmap.maxDownsampleFactor))
+                return filter == .good ? Int(inverse.rounded(.down)) : 1 << Int(log2(inverse).rounded(.down))
             }
-            if n > 1 {
-                source = image.downsampled(by: n)
-                toDevice = Transform.scale(Double(n)).concatenating(transform)
+            nx = factor((transform.a * transform.a + transform.b * transform.b).squareRoot())
+            ny = factor((transform.c * transform.c + transform.d * transform.d).squareRoot())
+            if nx > 1 || ny > 1 {
+                source = image.downsampled(byX: nx, byY: ny)
+                toDevice = Transform.scale(Double(nx), Double(ny)).concatenating(transform)
             }
         }
-        switch TransformKind(toDevice) {
+        // A prefiltered copy whose last column or row stands for a partial box covers a
+        // fraction of a device pixel there: only the sampling path anti-aliases that edge.
+        var kind = TransformKind(toDevice)
+        if image.width % nx != 0 || image.height % ny != 0 { kind = .scaleTranslate }
+        switch kind {
         case .identity:
             blendImage(source, dx: 0, dy: 0, alpha: alpha, mode: blendMode, clip: clip)
         case .integerTranslate(let dx, let dy):
@@ -145,6 +153,11 @@ extension Pixmap {
     }
 }
 
+/// `v` clamped to `low...high`; NaN (from an extreme inverse transform) becomes `low`.
+@inline(__always) func clampSample(_ v: Double, _ high: Double, low: Double = 0) -> Double {
+    v >= low ? (v <= high ? v : high) : low
+}
+
 /// Image sampling kernels, one row at a time with incremental source coordinates.
 enum Sampler {
     /// Nearest-neighbour samples along a row: pixel i takes source pixel
@@ -153,8 +166,8 @@ enum Sampler {
                            du: Double, dv: Double, count: Int, into out: UnsafeMutablePointer<UInt8>) {
         for i in 0..<count {
             let u = u0 + Double(i) * du, v = v0 + Double(i) * dv
-            let xi = min(max(Int(u.rounded(.down)), 0), width - 1)
-            let yi = min(max(Int(v.rounded(.down)), 0), height - 1)
+            let xi = Int(clampSample(u, Double(width - 1)).rounded(.down))
+            let yi = Int(clampSample(v, Double(height - 1)).rounded(.down))
             let p = s + 4 * (yi * width + xi), o = out + 4 * i
             o[0] = p[0]; o[1] = p[1]; o[2] = p[2]; o[3] = p[3]
         }
@@ -168,7 +181,7 @@ enum Sampler {
         let maxX = width - 1, maxY = height - 1
         for i in 0..<count {
             let u = u0 + Double(i) * du, v = v0 + Double(i) * dv
-            let uc = min(max(u, -1), Double(width)), vc = min(max(v, -1), Double(height))
+            let uc = clampSample(u, Double(width), low: -1), vc = clampSample(v, Double(height), low: -1)
             let fu = uc.rounded(.down), fv = vc.rounded(.down)
             let wx = UInt32(((uc - fu) * 256).rounded()), wy = UInt32(((vc - fv) * 256).rounded())
             let x0 = Int(fu), y0 = Int(fv)

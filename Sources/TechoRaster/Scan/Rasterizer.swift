@@ -52,10 +52,10 @@ enum Rasterizer {
     static func rasterize(_ poly: Polylines, rule: FillRule, antiAlias: Bool = true, clip: IntRect,
                           _ body: (_ y: Int, _ x: Int, _ coverage: UnsafeMutableBufferPointer<UInt8>) -> Void) {
         guard !clip.isEmpty && !poly.isEmpty else { return }
-        let bx0 = max(clip.x0, Int(max(floor(poly.minX), Double(clip.x0))))
-        let by0 = max(clip.y0, Int(max(floor(poly.minY), Double(clip.y0))))
-        let bx1 = min(clip.x1, Int(min(ceil(poly.maxX), Double(clip.x1))))
-        let by1 = min(clip.y1, Int(min(ceil(poly.maxY), Double(clip.y1))))
+        // Clamp in Double before converting: bounds may be anywhere up to ±1.8e308.
+        func clamped(_ v: Double, _ lo: Int, _ hi: Int) -> Int { Int(min(max(v, Double(lo)), Double(hi))) }
+        let bx0 = clamped(floor(poly.minX), clip.x0, clip.x1), bx1 = clamped(ceil(poly.maxX), clip.x0, clip.x1)
+        let by0 = clamped(floor(poly.minY), clip.y0, clip.y1), by1 = clamped(ceil(poly.maxY), clip.y0, clip.y1)
         guard bx1 > bx0 && by1 > by0 else { return }
         let w = bx1 - bx0, h = by1 - by0
         var edges = EdgeList(width: w, height: h)
@@ -180,7 +180,11 @@ struct EdgeList {
         let (x0, y0, x1, y1) = down ? (Float(px0), Float(py0), Float(px1), Float(py1))
                                     : (Float(px1), Float(py1), Float(px0), Float(py0))
         if !(y0 < y1) { return }
-        edges.append(Edge(x0: x0, y0: y0, y1: y1, dxdy: (x1 - x0) / (y1 - y0), dir: down ? 1 : -1))
+        // A height near Float's smallest subnormal makes the slope infinite; such an edge
+        // covers no measurable area, and keeping it would turn x into NaN.
+        let dxdy = (x1 - x0) / (y1 - y0)
+        if !dxdy.isFinite { return }
+        edges.append(Edge(x0: x0, y0: y0, y1: y1, dxdy: dxdy, dir: down ? 1 : -1))
     }
 }
 

@@ -65,21 +65,17 @@ public final class FontCatalog: @unchecked Sendable {
     public static let shared: FontCatalog = FontCatalog()
 
     private let lock = NSLock()
-    private var library: FT_Library?
+    private let library: FreeTypeLibrary?
     private var config: OpaquePointer?
     private var faces: [FaceKey: FontFace] = [:]
     private var chains: [FontRequest: FallbackChain] = [:]
 
     public init() {
-        var lib: FT_Library?
-        if FT_Init_FreeType(&lib) == 0 { library = lib }
+        library = FreeTypeLibrary()
         config = FcInitLoadConfigAndFonts()
     }
 
     deinit {
-        faces.removeAll()
-        chains.removeAll()
-        if let library { FT_Done_FreeType(library) }
         if let config { FcConfigDestroy(config) }
     }
 
@@ -213,8 +209,9 @@ public final class FontCatalog: @unchecked Sendable {
                 guard boolValue(prepared, FC_SCALABLE) || boolValue(prepared, FC_COLOR),
                       let key = faceKey(prepared), !seen.contains(key) else { continue }
                 if candidates.isEmpty && !FontCatalog.isGeneric(request.family) {
-                    let names = stringValues(prepared, FC_FAMILY).map { $0.lowercased() }
-                    if !names.contains(request.family.lowercased()) { substituted = names.first.map { _ in stringValues(prepared, FC_FAMILY)[0] } }
+                    // The best match does not carry the requested name: the family is missing.
+                    let names = stringValues(prepared, FC_FAMILY)
+                    if !names.contains(where: { $0.lowercased() == request.family.lowercased() }) { substituted = names.first }
                 }
                 seen.insert(key)
                 candidates.append(FallbackCandidate(key: key, charset: charsetCopy(prepared), isColor: boolValue(prepared, FC_COLOR)))

@@ -26,6 +26,19 @@ public struct FaceKey: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(path)#\(index)\(embolden ? " +bold" : "")\(shear != 0 ? " +oblique" : "")" }
 }
 
+/// Owns an `FT_Library`; every face keeps its library alive, so a face can never outlive it.
+final class FreeTypeLibrary: @unchecked Sendable {
+    let handle: FT_Library
+
+    init?() {
+        var lib: FT_Library?
+        guard FT_Init_FreeType(&lib) == 0, let lib else { return nil }
+        handle = lib
+    }
+
+    deinit { FT_Done_FreeType(handle) }
+}
+
 /// An opened font face.
 ///
 /// ## Thread safety
@@ -49,14 +62,15 @@ public final class FontFace: @unchecked Sendable {
 
     let ft: FT_Face
     let hbFont: OpaquePointer
+    private let library: FreeTypeLibrary
     private let lock = NSLock()
     var outlineCache: [UInt32: GlyphOutline] = [:]
     var bitmapCache: [UInt32: ColorGlyph?] = [:]
 
-    init(library: FT_Library, key: FaceKey) throws {
+    init(library: FreeTypeLibrary, key: FaceKey) throws {
         guard FileManager.default.isReadableFile(atPath: key.path) else { throw FontError.fileNotFound(path: key.path) }
         var face: FT_Face?
-        try checkFreeType(FT_New_Face(library, key.path, FT_Long(key.index), &face), path: key.path, index: key.index)
+        try checkFreeType(FT_New_Face(library.handle, key.path, FT_Long(key.index), &face), path: key.path, index: key.index)
         guard let face else { throw FontError.unreadable(path: key.path, index: key.index, code: -1) }
         let flags = face.pointee.face_flags
         let scalable = flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0
@@ -72,6 +86,7 @@ public final class FontFace: @unchecked Sendable {
             throw FontError.unreadable(path: key.path, index: key.index, code: -2)
         }
         self.key = key
+        self.library = library
         self.ft = face
         self.unitsPerEm = upem
         self.isColorBitmap = !scalable && color
@@ -102,13 +117,5 @@ public final class FontFace: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return try body()
-    }
-
-    /// The glyph for a scalar in this face's cmap, or nil.
-    func glyphIndex(_ scalar: Unicode.Scalar) -> UInt32? {
-        withLock {
-            let g = FT_Get_Char_Index(ft, FT_ULong(scalar.value))
-            return g == 0 ? nil : UInt32(g)
-        }
     }
 }

@@ -58,7 +58,7 @@ public enum TextLayout {
             sourceOf.append(i)
         }
 
-        struct Line { var clusters: [ShapedCluster]; var width: Double; var baseLevel: UInt8; var range: Range<Int> }
+        struct Line { var clusters: [ShapedCluster]; var width: Double; var range: Range<Int> }
         var lines: [Line] = []
         let shaper = ParagraphShaper(catalog: catalog, chain: chain, sizePx: size,
                                      disableLigatures: style.letterSpacing != 0)
@@ -66,7 +66,7 @@ public enum TextLayout {
         while p <= chars.count {
             var q = p
             while q < chars.count && chars[q] != "\n" { q += 1 }
-            let (shaped, base) = try shaper.shape(chars[p..<q], sourceStart: 0, openFace: openFace)
+            let (shaped, _) = try shaper.shape(chars[p..<q], sourceStart: 0, openFace: openFace)
             var clusters = shaped
             for k in clusters.indices {
                 clusters[k].sourceIndex = sourceOf[p + k]
@@ -78,7 +78,7 @@ public enum TextLayout {
             for r in breakLines(clusters, maxWidth: style.maxWidth, letterSpacing: style.letterSpacing) {
                 let slice = Array(clusters[r])
                 let lo = slice.first?.sourceIndex ?? srcStart, hi = (slice.last?.sourceIndex).map { $0 + 1 } ?? lo
-                lines.append(Line(clusters: slice, width: measure(slice[...], style.letterSpacing), baseLevel: base, range: lo..<hi))
+                lines.append(Line(clusters: slice, width: measure(slice[...], style.letterSpacing), range: lo..<hi))
             }
             p = q + 1
         }

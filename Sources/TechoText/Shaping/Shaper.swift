@@ -1,7 +1,8 @@
 // Paragraph shaping: each grapheme cluster gets a face (fontconfig fallback) and a bidi level
 // (a simplified UAX #9: strong types from script, neutrals take their neighbours' direction),
-// then runs of one face and one level are shaped by HarfBuzz with the whole paragraph as
-// context, and the glyphs are handed back to the clusters they came from.
+// then runs of one face, one level and one script (UAX #24, Common/Inherited joining their
+// neighbours) are shaped by HarfBuzz with the whole paragraph as context, and the glyphs are
+// handed back to the clusters they came from.
 import CHarfBuzz
 import TechoGeometry
 
@@ -90,7 +91,22 @@ struct ParagraphShaper {
             clusters[k].level = baseRTL ? (rtl ? 1 : 2) : (rtl ? 1 : 0)
         }
 
-        // Runs of one face and one level, shaped with the paragraph as context.
+        // Script per cluster (HarfBuzz's Unicode data); Common and Inherited clusters (spaces,
+        // punctuation, digits, marks) take the script before them, or after them at the start.
+        let ufuncs = hb_unicode_funcs_get_default()
+        var scripts = [hb_script_t](repeating: HB_SCRIPT_COMMON, count: clusters.count)
+        for k in clusters.indices {
+            for s in chars[chars.startIndex + k].unicodeScalars {
+                let sc = hb_unicode_script(ufuncs, s.value)
+                if sc != HB_SCRIPT_COMMON && sc != HB_SCRIPT_INHERITED && sc != HB_SCRIPT_UNKNOWN { scripts[k] = sc; break }
+            }
+        }
+        if let firstReal = scripts.firstIndex(where: { $0 != HB_SCRIPT_COMMON }) {
+            for k in 0..<firstReal { scripts[k] = scripts[firstReal] }
+            for k in firstReal..<scripts.count where scripts[k] == HB_SCRIPT_COMMON { scripts[k] = scripts[k - 1] }
+        }
+
+        // Runs of one face, one level and one script, shaped with the paragraph as context.
         var features: [hb_feature_t] = []
         if disableLigatures {
             for tag in ["liga=0", "clig=0", "dlig=0"] {
@@ -112,9 +128,9 @@ struct ParagraphShaper {
         while start < clusters.count {
             var end = start + 1
             while end < clusters.count && clusters[end].face === clusters[start].face
-                && clusters[end].level == clusters[start].level { end += 1 }
+                && clusters[end].level == clusters[start].level && scripts[end] == scripts[start] { end += 1 }
             if let face = clusters[start].face {
-                shapeRun(buf, face: face, language: language, rtl: clusters[start].level % 2 == 1, scalars: scalars,
+                shapeRun(buf, face: face, script: scripts[start], language: language, rtl: clusters[start].level % 2 == 1, scalars: scalars,
                          from: scalarStart[start], to: scalarStart[end], clusterOfScalar: clusterOfScalar,
                          features: features, into: &clusters)
             }
@@ -123,7 +139,7 @@ struct ParagraphShaper {
         return (clusters, baseLevel)
     }
 
-    private func shapeRun(_ buf: OpaquePointer, face: FontFace, language: hb_language_t?, rtl: Bool, scalars: [UInt32], from: Int, to: Int,
+    private func shapeRun(_ buf: OpaquePointer, face: FontFace, script: hb_script_t, language: hb_language_t?, rtl: Bool, scalars: [UInt32], from: Int, to: Int,
                           clusterOfScalar: [Int32], features: [hb_feature_t], into clusters: inout [ShapedCluster]) {
         hb_buffer_clear_contents(buf)
         scalars.withUnsafeBufferPointer { p in
@@ -131,6 +147,7 @@ struct ParagraphShaper {
         }
         hb_buffer_set_direction(buf, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_set_language(buf, language)
+        if script != HB_SCRIPT_COMMON { hb_buffer_set_script(buf, script) }
         hb_buffer_guess_segment_properties(buf)
         let scale = sizePx / Double(face.unitsPerEm)
         face.withLock {
