@@ -3,8 +3,9 @@
 // the process dies; a watchdog thread does the same for an input that runs too long.
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 enum CrashCapture {

@@ -3,8 +3,9 @@
 // compiler coverage it keeps an input when it reaches an outcome (an error message shape or a
 // result shape) not seen before, which steers it towards distinct code paths.
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A deterministic generator (SplitMix64), so a seed reproduces a run.
@@ -124,7 +125,8 @@ struct FuzzRun {
                 if now.timeIntervalSince(start) >= seconds { break }
                 if verbose, now.timeIntervalSince(lastReport) >= 30 {
                     lastReport = now
-                    FileHandle.standardError.write("techo-fuzz \(target.name): \(runs) runs, corpus \(corpus.count), outcomes \(seen.count)\n".data(using: .utf8)!)
+                    FileHandle.standardError.write(
+                        "techo-fuzz \(target.name): \(runs) runs, corpus \(corpus.count), outcomes \(seen.count)\n".data(using: .utf8)!)
                 }
             }
             var input = m.mutate(corpus[m.int(corpus.count)], corpus: corpus)

@@ -16,12 +16,14 @@ func shape(_ error: Error) -> String { "error: " + outcomeShape(String(describin
 enum Targets {
     static func all(scratch: URL) -> [FuzzTarget] { [json(scratch: scratch), svg, png, jpeg, text] }
 
-    static let jsonTokens = ["{", "}", "[", "]", ",", ":", "\"", "\\u0000", "\\ud800", "1e308", "-1e308", "NaN", "-0", "0.0000001",
-                             "1e-320", "123456789012345678901234567890", "null", "true", "false", "\"id\"", "\"type\"", "\"src\"",
-                             "\"/etc/passwd\"", "\"../x.png\"", "\"a.png\"", "\"points\"", "\"width\"", "\"size\"", "\"at\"",
-                             "\"elements\"", "\"pages\"", "\"text\"", "\"ink\"", "\"strokes\"", "\"gestures\"", "\"pinch\"",
-                             "\"rotate\"", "\"image\"", "\"photo\"", "\"washi\"", "\"template\"", "\"slots\"", "\"12mm\"",
-                             "\"#ff00ff80\"", "[[0,0],[1e308,1]]", "\"A5\"", "\"dpi\"", "9999999", "\"techo\""]
+    static let jsonTokens = [
+        "{", "}", "[", "]", ",", ":", "\"", "\\u0000", "\\ud800", "1e308", "-1e308", "NaN", "-0", "0.0000001",
+        "1e-320", "123456789012345678901234567890", "null", "true", "false", "\"id\"", "\"type\"", "\"src\"",
+        "\"/etc/passwd\"", "\"../x.png\"", "\"a.png\"", "\"points\"", "\"width\"", "\"size\"", "\"at\"",
+        "\"elements\"", "\"pages\"", "\"text\"", "\"ink\"", "\"strokes\"", "\"gestures\"", "\"pinch\"",
+        "\"rotate\"", "\"image\"", "\"photo\"", "\"washi\"", "\"template\"", "\"slots\"", "\"12mm\"",
+        "\"#ff00ff80\"", "[[0,0],[1e308,1]]", "\"A5\"", "\"dpi\"", "9999999", "\"techo\"",
+    ]
 
     /// Pages, journals and manifests, all from the same bytes.
     static func json(scratch: URL) -> FuzzTarget {
@@ -32,7 +34,11 @@ enum Targets {
         let env = ManifestEnvironment(imageSize: { _ in (120, 80) })
         return FuzzTarget(
             name: "json", summary: "Page, Journal and Manifest decoding (journal files and manifests)",
-            seeds: [Array(#"{"techo":1,"title":"t","pages":[{"id":"p1","elements":[{"type":"text","text":"hi","size":40,"at":[10,10]},{"type":"image","src":"a.png","at":["10mm",20],"scale":0.5,"gestures":[{"pinch":1.5},{"rotate":30},{"pan":[1,2]},{"doubleTap":true}]},{"type":"ink","strokes":[{"tool":"pencil","width":4,"points":[[0,0],[10,10,0.5]]},{"tool":"path","path":"M0 0 L 10 10 Z"}]}]}]}"#.utf8)],
+            seeds: [
+                Array(
+                    #"{"techo":1,"title":"t","pages":[{"id":"p1","elements":[{"type":"text","text":"hi","size":40,"at":[10,10]},{"type":"image","src":"a.png","at":["10mm",20],"scale":0.5,"gestures":[{"pinch":1.5},{"rotate":30},{"pan":[1,2]},{"doubleTap":true}]},{"type":"ink","strokes":[{"tool":"pencil","width":4,"points":[[0,0],[10,10,0.5]]},{"tool":"path","path":"M0 0 L 10 10 Z"}]}]}]}"#
+                        .utf8)
+            ],
             extensions: ["json"], dictionary: jsonTokens.map { Array($0.utf8) }, maxLength: 64 << 10,
             run: { bytes in
                 var out: [String] = []
@@ -65,12 +71,17 @@ enum Targets {
 
     static let svg = FuzzTarget(
         name: "svg", summary: "SVG path data (Path(svgPathData:)), flattened",
-        seeds: ["M 10 10 L 20 20 H 5 V 7 Z", "M0,0 C 10,0 10,10 0,10 S -10,20 0,20 Q 5 5 10 10 T 20 20",
-                "M 50 50 A 25 25 0 1 1 100 100 a 10 5 30 0 0 -20 10 z", "m1-2.5.5.5e2l3 4h5v6z", "M 0 0 A 0 0 0 0 0 10 10",
-                "M1e308 0 L -1e308 1e308", "M 0 0 c 1e20 1e20 -1e20 1e20 5 5"].map { Array($0.utf8) },
-        extensions: [], dictionary: ["M", "m", "L", "l", "H", "h", "V", "v", "C", "c", "S", "s", "Q", "q", "T", "t", "A", "a",
-                                     "Z", "z", " ", ",", "-", ".", "e", "1e308", "1e-308", "0", "1", "360", "NaN", "inf",
-                                     "99999999999", ".5.5", "0 0 1 1"].map { Array($0.utf8) },
+        seeds: [
+            "M 10 10 L 20 20 H 5 V 7 Z", "M0,0 C 10,0 10,10 0,10 S -10,20 0,20 Q 5 5 10 10 T 20 20",
+            "M 50 50 A 25 25 0 1 1 100 100 a 10 5 30 0 0 -20 10 z", "m1-2.5.5.5e2l3 4h5v6z", "M 0 0 A 0 0 0 0 0 10 10",
+            "M1e308 0 L -1e308 1e308", "M 0 0 c 1e20 1e20 -1e20 1e20 5 5",
+        ].map { Array($0.utf8) },
+        extensions: [],
+        dictionary: [
+            "M", "m", "L", "l", "H", "h", "V", "v", "C", "c", "S", "s", "Q", "q", "T", "t", "A", "a",
+            "Z", "z", " ", ",", "-", ".", "e", "1e308", "1e-308", "0", "1", "360", "NaN", "inf",
+            "99999999999", ".5.5", "0 0 1 1",
+        ].map { Array($0.utf8) },
         maxLength: 4096,
         run: { bytes in
             do {
@@ -123,9 +134,11 @@ enum Targets {
     static let jpeg = FuzzTarget(
         name: "jpeg", summary: "JPEG reading (ImageDecoder.info and decode, EXIF orientation, GPS removal)",
         seeds: [], extensions: ["jpg", "jpeg"],
-        dictionary: [[0xFF, 0xD8], [0xFF, 0xD9], [0xFF, 0xC0], [0xFF, 0xC2], [0xFF, 0xC4], [0xFF, 0xDA], [0xFF, 0xDB], [0xFF, 0xDD],
-                     [0xFF, 0xE1], [0xFF, 0xE2], [0xFF, 0xEE], Array("Exif\u{0}\u{0}MM\u{0}*".utf8), Array("II*\u{0}".utf8),
-                     [0x01, 0x12, 0x00, 0x03], [0x88, 0x25, 0x00, 0x04]],
+        dictionary: [
+            [0xFF, 0xD8], [0xFF, 0xD9], [0xFF, 0xC0], [0xFF, 0xC2], [0xFF, 0xC4], [0xFF, 0xDA], [0xFF, 0xDB], [0xFF, 0xDD],
+            [0xFF, 0xE1], [0xFF, 0xE2], [0xFF, 0xEE], Array("Exif\u{0}\u{0}MM\u{0}*".utf8), Array("II*\u{0}".utf8),
+            [0x01, 0x12, 0x00, 0x03], [0x88, 0x25, 0x00, 0x04],
+        ],
         maxLength: 64 << 10,
         run: { bytes in
             let r = imageRun(bytes)
@@ -143,10 +156,13 @@ enum Targets {
     /// the text, decoded as UTF-8 with replacement.
     static let text = FuzzTarget(
         name: "text", summary: "Text layout (TextLayout.layout) with styles chosen by the input",
-        seeds: ["\u{0}\u{20}\u{0}\u{0}\u{0}Hello, world", "\u{3}\u{40}\u{1}\u{10}\u{0}京都の旅 · Kyoto Day 1 🌸",
-                "\u{0}\u{30}\u{2}\u{8}\u{4}مرحبا بالعالم hello שלום", "\u{1}\u{20}\u{0}\u{4}\u{0}「こんにちは。」、ありがとう！",
-                "\u{4}\u{20}\u{0}\u{0}\u{0}👩‍👩‍👧‍👦🏳️‍🌈 e\u{301}\u{302}\u{303}", "\u{2}\u{ff}\u{1}\u{1}\u{0}line\nbreak\r\n\ttab\u{2028}sep"].map { Array($0.utf8) },
-        extensions: [], dictionary: ["\n", " ", "🌸", "\u{200d}", "\u{301}", "京", "。", "「", "\u{202e}", "\u{fffd}", "\u{0}", "ا", "\u{feff}"].map { Array($0.utf8) },
+        seeds: [
+            "\u{0}\u{20}\u{0}\u{0}\u{0}Hello, world", "\u{3}\u{40}\u{1}\u{10}\u{0}京都の旅 · Kyoto Day 1 🌸",
+            "\u{0}\u{30}\u{2}\u{8}\u{4}مرحبا بالعالم hello שלום", "\u{1}\u{20}\u{0}\u{4}\u{0}「こんにちは。」、ありがとう！",
+            "\u{4}\u{20}\u{0}\u{0}\u{0}👩‍👩‍👧‍👦🏳️‍🌈 e\u{301}\u{302}\u{303}", "\u{2}\u{ff}\u{1}\u{1}\u{0}line\nbreak\r\n\ttab\u{2028}sep",
+        ].map { Array($0.utf8) },
+        extensions: [],
+        dictionary: ["\n", " ", "🌸", "\u{200d}", "\u{301}", "京", "。", "「", "\u{202e}", "\u{fffd}", "\u{0}", "ا", "\u{feff}"].map { Array($0.utf8) },
         maxLength: 2048,
         run: { bytes in
             let p = bytes + [UInt8](repeating: 0, count: max(0, 5 - bytes.count))

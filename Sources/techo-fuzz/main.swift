@@ -3,8 +3,9 @@
 //   techo-fuzz TARGET --replay FILE...
 //   techo-fuzz --list
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 func fail(_ message: String) -> Never {
@@ -75,4 +76,6 @@ let files = corpus(corpusDirs)
 let start = Date()
 let result = FuzzRun(target: target, seed: seed, seconds: seconds, corpusFiles: files, verbose: verbose).go()
 let took = Date().timeIntervalSince(start)
-print("techo-fuzz \(target.name): seed \(seed), \(result.runs) runs in \(String(format: "%.1f", took)) s, \(files.count) corpus files, \(result.outcomes) distinct outcomes, no crash")
+print(
+    "techo-fuzz \(target.name): seed \(seed), \(result.runs) runs in \(String(format: "%.1f", took)) s, \(files.count) corpus files, \(result.outcomes) distinct outcomes, no crash"
+)

@@ -3,8 +3,9 @@
 // state, and an export never leaves a partial file under its final name.
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite(.serialized) struct CrashSafetyTests {
@@ -31,7 +32,11 @@ import Glibc
         var files: [String: [UInt8]] = [:], temps: [String] = []
         for (k, v) in ws.snapshot(folder) where !k.hasPrefix("j.techo/") && !k.hasPrefix(".out-") && !k.hasPrefix(".err-") {
             let name = (k as NSString).lastPathComponent
-            if name.hasPrefix(".") && name.contains(".tmp-") { temps.append(k) } else if k.hasSuffix(".png") && !k.hasPrefix("t.png") && !k.hasPrefix("s.png") { files[k] = v }
+            if name.hasPrefix(".") && name.contains(".tmp-") {
+                temps.append(k)
+            } else if k.hasSuffix(".png") && !k.hasPrefix("t.png") && !k.hasPrefix("s.png") {
+                files[k] = v
+            }
         }
         return (files, temps)
     }
@@ -64,13 +69,18 @@ import Glibc
         try FileManager.default.createDirectory(at: ws.url("base"), withIntermediateDirectories: true)
         try ws.write("base/s.png", LyingFiles.noisePNG(64, 64, seed: 1))
         try ws.write("base/t.png", LyingFiles.noisePNG(80, 60, seed: 2))
-        for args in [["init", "j.techo", "--size", "300x300"], ["add", "image", "j.techo", "p1", "s.png", "--at", "100,100"],
-                     ["add", "text", "j.techo", "p1", "Kyoto 京都", "--at", "150,40", "--size", "24"], ["page", "add", "j.techo"]] {
+        for args in [
+            ["init", "j.techo", "--size", "300x300"], ["add", "image", "j.techo", "p1", "s.png", "--at", "100,100"],
+            ["add", "text", "j.techo", "p1", "Kyoto 京都", "--at", "150,40", "--size", "24"], ["page", "add", "j.techo"],
+        ] {
             let r = try ws.shell("cd base && \"$TECHO\" " + args.map { "'\($0)'" }.joined(separator: " ")).result
             #expect(r.code == 0, "\(args): \(r.err)")
         }
-        try ws.write("base/m.json", #"{"page":{"size":"300x300"},"pages":[{"id":"p1","elements":[{"type":"image","src":"t.png","at":[90,90]},"# +
-                     #"{"type":"text","text":"built","at":[150,200]}]},{"id":"p2"},{"id":"p3","elements":[{"type":"ink","strokes":[{"tool":"pencil","width":3,"points":[[1,1],[50,60],[90,10]]}]}]}]}"#)
+        try ws.write(
+            "base/m.json",
+            #"{"page":{"size":"300x300"},"pages":[{"id":"p1","elements":[{"type":"image","src":"t.png","at":[90,90]},"#
+                + #"{"type":"text","text":"built","at":[150,200]}]},{"id":"p2"},{"id":"p3","elements":[{"type":"ink","strokes":[{"tool":"pencil","width":3,"points":[[1,1],[50,60],[90,10]]}]}]}]}"#
+        )
         let commands: [(name: String, args: [String], exports: Bool)] = [
             ("add", ["add", "image", "j.techo", "p1", "t.png", "--at", "200,200", "--rotate", "10"], false),
             ("gesture", ["gesture", "j.techo", "p1", "image-1", "--pan", "5,7", "--pinch", "1.3", "--rotate", "20"], false),

@@ -3,8 +3,9 @@
 // and nothing half-written.
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct HostileFilesTests {
@@ -74,8 +75,10 @@ import Glibc
         let ws = try Workspace()
         let before = try journal(ws)
         try FileManager.default.createDirectory(at: ws.url("dir.png"), withIntermediateDirectories: true)
-        for args in [["add", "image", "j.techo", "p1", "dir.png"], ["draw", "j.techo", "p1", "--tool", "pencil", "--points-file", "dir.png"],
-                     ["gesture", "j.techo", "p1", "image-1", "--replay", "dir.png"], ["build", "dir.png"]] {
+        for args in [
+            ["add", "image", "j.techo", "p1", "dir.png"], ["draw", "j.techo", "p1", "--tool", "pencil", "--points-file", "dir.png"],
+            ["gesture", "j.techo", "p1", "image-1", "--replay", "dir.png"], ["build", "dir.png"],
+        ] {
             let (r, timedOut) = try ws.run(timeout: 20, args)
             #expect(!timedOut)
             #expect(r.code == 66 || r.code == 65, "\(args): \(r.code) \(r.err)")

@@ -24,7 +24,8 @@ import Testing
     @Test(arguments: ["json", "svg", "png", "jpeg", "text"])
     func fuzzTargetRunsCleanForAFewSeconds(target: String) throws {
         let ws = try Workspace()
-        let args = [target, "--seconds", "2", "--seed", "20261129", "--crashes", ws.dir.path, "--timeout", "30"]
+        let args =
+            [target, "--seconds", "2", "--seed", "20261129", "--crashes", ws.dir.path, "--timeout", "30"]
             + HostileFuzzTests.corpora.flatMap { ["--corpus", HostileFuzzTests.repo.appendingPathComponent($0).path] }
         let (r, timedOut) = try ws.runProcess(HostileFuzzTests.fuzzer.path, args, timeout: 180)
         #expect(!timedOut)

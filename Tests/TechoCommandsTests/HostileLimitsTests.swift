@@ -101,8 +101,9 @@ import Testing
         s.removeLast()
         s += "]"
         try ws.write("pts.json", s)
-        try refused(ws, ["draw", "j.techo", "p1", "--tool", "pencil", "--points-file", "pts.json"], code: 65,
-                    naming: ["pts.json", "1000000"], within: 120)
+        try refused(
+            ws, ["draw", "j.techo", "p1", "--tool", "pencil", "--points-file", "pts.json"], code: 65,
+            naming: ["pts.json", "1000000"], within: 120)
         #expect(try ws.bytes("j.techo/pages/p1.json") == before)
     }
 
@@ -120,8 +121,9 @@ import Testing
         let b = try ws.run(timeout: 240, ["build", "m.json", "--no-export"]).result
         #expect(b.code == 0, "\(b.err)")
         let before = try ws.bytes("m.techo/pages/a.json")
-        try refused(ws, ["add", "text", "m.techo", "a", "one too many"], code: 65,
-                    naming: ["pages/a.json", "10001 elements, over the limit of 10000"], within: 240)
+        try refused(
+            ws, ["add", "text", "m.techo", "a", "one too many"], code: 65,
+            naming: ["pages/a.json", "10001 elements, over the limit of 10000"], within: 240)
         #expect(try ws.bytes("m.techo/pages/a.json") == before)
     }
 

@@ -4,8 +4,9 @@
 import Foundation
 import TechoCodecs
 import TechoRaster
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Workspace {
@@ -61,7 +62,8 @@ extension Workspace {
             let u = root.appendingPathComponent(rel)
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: u.path, isDirectory: &isDir), !isDir.boolValue,
-               let d = try? Data(contentsOf: u) {
+                let d = try? Data(contentsOf: u)
+            {
                 out[rel] = [UInt8](d)
             }
         }
@@ -102,16 +104,16 @@ enum LyingFiles {
             // Huffman codes go most significant bit first; other fields least significant first.
             for i in 0..<count { bits.append(((v >> (reversed ? count - 1 - i : i)) & 1) == 1) }
         }
-        put(1, 1); put(1, 2)                       // BFINAL, BTYPE=01 (fixed)
-        put(0x30, 8, reversed: true)               // literal 0
+        put(1, 1); put(1, 2)  // BFINAL, BTYPE=01 (fixed)
+        put(0x30, 8, reversed: true)  // literal 0
         var left = n - 1
         while left >= 258 {
-            put(0b1100_0101, 8, reversed: true)     // length code 285 (= 258)
-            put(0, 5, reversed: true)              // distance code 0 (= 1)
+            put(0b1100_0101, 8, reversed: true)  // length code 285 (= 258)
+            put(0, 5, reversed: true)  // distance code 0 (= 1)
             left -= 258
         }
         while left > 0 { put(0x30, 8, reversed: true); left -= 1 }
-        put(0, 7, reversed: true)                  // end of block (256)
+        put(0, 7, reversed: true)  // end of block (256)
         var out: [UInt8] = [0x78, 0x01]
         var byte: UInt8 = 0, k = 0
         for b in bits {

@@ -2,8 +2,9 @@
 // refusing folders, FIFOs, devices, missing files and files over the size limit before reading
 // them. Opened non-blocking, so a FIFO nobody writes to is refused instead of hanging.
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 enum InputFile {
