@@ -41,3 +41,38 @@ clean:
 lint:
 	swift format lint --strict --recursive Sources Tests Package.swift
 	@echo "make lint: no findings"
+# Hostile-input checks (docs/fuzzing.md).
+#   make fuzz   run every fuzz target for FUZZ_SECONDS each (default 600), FUZZ_JOBS at a time
+#   make asan   build and test in debug under AddressSanitizer (SANITIZE_FILTER picks the tests)
+#   make tsan   the same under ThreadSanitizer
+FUZZ_SECONDS ?= 600
+FUZZ_SEED ?= 1
+FUZZ_TARGETS ?= json svg png jpeg text
+FUZZ_OUT ?= fuzz-out
+# Pixel-heavy suites (raster, render) take many minutes in a debug build under a sanitizer, so
+# the default runs the others; SANITIZE_FILTER= (empty) runs everything.
+SANITIZE_FILTER ?= TechoGeometryTests|TechoModelTests|TechoCodecsTests|TechoTextTests|TechoCommandsTests
+.PHONY: fuzz asan tsan
+
+fuzz: deps
+	$(SWIFT) build $(FLAGS) --product techo-fuzz
+	@mkdir -p $(FUZZ_OUT)
+	@bin="$$($(SWIFT) build $(FLAGS) --show-bin-path)/techo-fuzz"; status=0; \
+	for t in $(FUZZ_TARGETS); do \
+	  "$$bin" $$t --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED) --crashes $(FUZZ_OUT) --verbose \
+	    --corpus Tests/TechoCodecsTests/Fixtures --corpus Tests/TechoModelTests/Fixtures --corpus Resources/demo \
+	    || status=1; \
+	done; \
+	if [ $$status -ne 0 ]; then echo "make fuzz: a target failed; its input is in $(FUZZ_OUT)/"; exit 1; fi
+	@echo "make fuzz: every target ran $(FUZZ_SECONDS) s with no crash"
+
+asan: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/sanitizers/lsan.supp:print_suppressions=0 \
+	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan --disable-xctest $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
+	@echo "make asan: the tests passed under AddressSanitizer"
+
+tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan --disable-xctest $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
+	@echo "make tsan: the tests passed under ThreadSanitizer"

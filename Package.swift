@@ -30,6 +30,8 @@ let package = Package(
         .target(name: "TechoCommands", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoText"]),
         .executableTarget(name: "techo", dependencies: ["TechoCommands"]),
         .executableTarget(name: "techo-assets", dependencies: ["TechoCodecs", "TechoRaster"], path: "Sources/techo-assets"),
+        // Seeded mutation fuzzers for the decoders and text layout (make fuzz, docs/fuzzing.md).
+        .executableTarget(name: "techo-fuzz", dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText"]),
         .executableTarget(name: "techo-bench", dependencies: ["TechoRender", "TechoCodecs", "TechoRaster", "TechoText", "TechoModel"], path: "Sources/techo-bench"),
 
         .target(name: "TechoTestSupport", dependencies: ["TechoRaster", "TechoCodecs"], path: "Tests/TechoTestSupport"),

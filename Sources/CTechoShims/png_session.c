@@ -4,6 +4,7 @@
 #include "common.h"
 #include <png.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +73,22 @@ static int precheck(const uint8_t *data, size_t size, techo_limits limits, techo
     if (w != 0 && h != 0 && !techo_check_limits(w, h, limits)) {
         techo_set_message(msg, msg_cap, "image size exceeds the limits");
         return TECHO_ERR_LIMITS;
+    }
+    /* Every chunk must fit in the file: libpng allocates an ancillary chunk's declared length
+     * before reading it (a 57-byte file claiming a 1 GB tEXt chunk made it allocate 1 GB), so a
+     * length past the end of the data is refused here, before libpng sees it. */
+    size_t pos = 8;
+    while (pos + 8 <= size) {
+        uint32_t len = be32(data + pos);
+        if (len > 0x7fffffffu || (size_t)len > size - pos - 8 || size - pos - 8 - (size_t)len < 4) {
+            char text[96];
+            snprintf(text, sizeof text, "file is truncated: chunk %.4s claims %u bytes", (const char *)(data + pos + 4), len);
+            for (char *c = text; *c; c++) if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e) *c = '?';
+            techo_set_message(msg, msg_cap, text);
+            return TECHO_ERR_CORRUPT;
+        }
+        if (memcmp(data + pos + 4, "IEND", 4) == 0) break;
+        pos += 12 + (size_t)len;
     }
     return TECHO_OK;
 }

@@ -9,7 +9,8 @@ public enum FileBytes {
     /// The bytes of the file at `path`; throws `ImageError` naming the file as `name` (default: the path).
     public static func contents(of path: String, name: String? = nil, maxBytes: Int) throws -> [UInt8] {
         let file = name ?? path
-        let fd = open(path, O_RDONLY)
+        // Non-blocking, so opening a FIFO nobody writes to returns at once (and is refused below).
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 { throw ImageError(file: file, format: nil, reason: .unreadable(String(cString: strerror(errno)))) }
         defer { close(fd) }
         var st = stat()
@@ -18,6 +19,9 @@ public enum FileBytes {
         }
         if (st.st_mode & S_IFMT) == S_IFDIR {
             throw ImageError(file: file, format: nil, reason: .unreadable("is a directory"))
+        }
+        if (st.st_mode & S_IFMT) != S_IFREG {
+            throw ImageError(file: file, format: nil, reason: .unreadable("is not a regular file (a FIFO, socket or device)"))
         }
         let size = Int(st.st_size)
         if size > maxBytes { throw ImageError(file: file, format: nil, reason: .fileTooLarge(bytes: size, limit: maxBytes)) }

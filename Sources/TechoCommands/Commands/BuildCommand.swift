@@ -34,15 +34,21 @@ enum BuildCommand: TechoCommand {
         guard FileManager.default.fileExists(atPath: manifestURL.path, isDirectory: &isDir), !isDir.boolValue else {
             throw CommandError(.noInput, "\(manifestArg.text): no such manifest file")
         }
+        // A FIFO or device would block or never end in the manifest reader: refuse it here.
+        try InputFile.checkRegular(manifestArg.text, path: manifestURL.path)
         let folder = manifestURL.deletingLastPathComponent()
         let name = manifestURL.deletingPathExtension().lastPathComponent
         let env = ManifestEnvironment(
             imageSize: { url in
-                let info = try ImageDecoder.info(contentsOf: url.path)
+                let bytes = try FileBytes.contents(of: url.path, maxBytes: ImageLimits.default.maxFileBytes)
+                let info = try JournalAccess.verifiedInfo(bytes, name: url.path)
                 return (Double(info.naturalWidth), Double(info.naturalHeight))
             },
             template: { try Templates.find($0, relativeTo: folder) })
         var build = try Manifest.decode(fileAt: manifestURL, environment: env)
+        for (i, page) in build.pages.enumerated() {
+            try page.checkElementCount(file: "\(manifestArg.text): pages[\(i)].elements", limits: env.limits)
+        }
 
         // Photos lose their GPS data on the way in: swap each such JPEG for a cleaned copy.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("techo-build-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")

@@ -12,7 +12,9 @@ enum JournalAccess {
             return try JournalStore.open(url)
         } catch let e as StorageError {
             let missing = !FileManager.default.fileExists(atPath: url.path)
-            throw CommandError(missing ? .noInput : .dataError, "\(arg.text): \(missing ? "no such journal" : e.message)")
+            // Name the file inside the bundle at fault (`pages/p1.json`), not only the bundle.
+            let inside = e.path.hasPrefix("/") || e.path.isEmpty ? "" : "\(e.path): "
+            throw CommandError(missing ? .noInput : .dataError, "\(arg.text): \(missing ? "no such journal" : inside + e.message)")
         }
     }
 
@@ -34,6 +36,15 @@ enum JournalAccess {
         return i
     }
 
+    /// The header of an image, after decoding it whole (a JPEG at its smallest DCT scale), so a
+    /// file that is corrupt past its header (a bad CRC, a truncated or damaged stream) is refused
+    /// when it is imported instead of when a page using it is exported.
+    static func verifiedInfo(_ bytes: [UInt8], name: String) throws -> ImageInfo {
+        let info = try ImageDecoder.info(of: bytes, name: name)
+        _ = try ImageDecoder.decodeStraight(bytes, name: name, minimumSize: (1, 1), applyOrientation: false)
+        return info
+    }
+
     /// Reads an image file given on the command line, checks it is a PNG or JPEG within the
     /// limits (by its bytes, not its name), removes GPS data from JPEGs unless `keepGPS`, and
     /// returns the bytes to import with their natural size.
@@ -45,8 +56,21 @@ enum JournalAccess {
         }
         guard !isDir.boolValue else { throw CommandError(.noInput, "\(arg.text): is a folder, not an image file") }
         var bytes = try FileBytes.contents(of: path, name: arg.text, maxBytes: ImageLimits.default.maxFileBytes)
-        let info = try ImageDecoder.info(of: bytes, name: arg.text)
+        let info = try verifiedInfo(bytes, name: arg.text)
         if info.format == .jpeg && !keepGPS { bytes = JPEGMetadata.removingGPS(bytes) }
         return (bytes, info.format == .png ? "png" : "jpg", info)
+    }
+}
+
+extension JournalAccess {
+    /// Runs `body` on the page named by `pageArg` as one history step named `description`, and
+    /// saves the page it leaves behind. Nothing is written when `body` throws or changes nothing.
+    static func editPage<R>(_ pageArg: Arg, of store: JournalStore, description: String, _ body: (inout Page) throws -> R) throws -> R {
+        try store.transaction(description: description) { journal, pages in
+            var page = try JournalAccess.page(pageArg, in: pages, journal: journal)
+            let result = try body(&page)
+            pages[page.id] = page
+            return result
+        }
     }
 }

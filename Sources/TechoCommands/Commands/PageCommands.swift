@@ -1,26 +1,58 @@
 // techo page add | list | rm | move
 import Foundation
+import TechoCodecs
 import TechoModel
 
 enum PageAddCommand: TechoCommand {
     static let names = ["page", "add"]
-    static let usage = "page add JOURNAL [--id ID] [--after PAGE] [--size S] [--dpi D] [--landscape] [--background C] [--paper P]"
+    static let usage = "page add JOURNAL [--id ID] [--after PAGE] [--template NAME|FILE.json] [--size S] [--dpi D] [--landscape] [--background C] [--paper P]"
     static let summary = "append a page (p2, p3, … unless --id names it); prints its id"
-    static let discussion = "A new page takes the size, dpi and background of the journal's last page unless options say otherwise."
+    static var discussion: String {
+        let names = Templates.builtinNames()
+        return """
+        A new page takes the size, dpi and background of the journal's last page unless options say otherwise.
+        --template starts the page from a template: its size, dpi, background, decorations and named slots
+        (fill them with 'techo add photo|image|text … --slot NAME'); the options above override the
+        template's size, dpi and background. Built-in templates: \(names.isEmpty ? "(none found)" : names.joined(separator: ", ")).
+        A name with a slash or ending in .json is a template file of your own (see docs/templates.md).
+        """
+    }
     static let options = [
         OptionSpec("id", value: "ID", help: "the new page's id ([A-Za-z0-9_-], at most 64)"),
         OptionSpec("after", value: "PAGE", help: "insert after this page instead of at the end"),
+        OptionSpec("template", value: "NAME", help: "start from a template: a template file, or a built-in one ("
+                   + (Templates.builtinNames().isEmpty ? "none installed" : Templates.builtinNames().joined(separator: ", ")) + ")"),
     ] + PageOptions.specs
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
         let journalArg = try args.positionals(["JOURNAL"], command: "page add")[0]
         let store = try JournalAccess.open(journalArg, io: io)
+        var template: (template: Template, assets: [AssetRef: AssetRef])?
+        if let t = args.arg("template") { template = try loadTemplate(t, store: store, io: io) }
         let id: String = try store.transaction(description: "page add") { journal, pages in
             let id = args.value("id")?.text ?? journal.nextPageID()
             if let a = args.arg("id"), !Identifier.isValid(a.text) { throw a.fail("expected an id of 1-64 letters, digits, - or _") }
             if pages[id] != nil { throw CommandError(.dataError, "--id: page '\(id)' already exists") }
-            let base = journal.pageOrder.last.flatMap { pages[$0] }
-            let page = try PageOptions.page(id: id, args: args, inheriting: base)
+            var base = journal.pageOrder.last.flatMap { pages[$0] }
+            if let t = template?.template {
+                // The template replaces what the last page would have given; options still override it.
+                let last = base
+                do {
+                    base = try Page(id: id, size: t.size ?? last?.size, dpi: t.dpi ?? last?.dpi ?? Page.defaultDPI,
+                                    background: t.background ?? last?.background ?? Background(), margin: last?.margin ?? 0)
+                } catch {
+                    throw CommandError(.dataError, "--template: \(error)")
+                }
+            }
+            var page = try PageOptions.page(id: id, args: args, inheriting: base)
+            if let (t, map) = template {
+                do {
+                    page = try Page(id: page.id, size: page.size, dpi: page.dpi, background: page.background, margin: page.margin,
+                                    slots: t.slots, elements: t.elements).replacingAssets(map)
+                } catch {
+                    throw CommandError(.dataError, "--template: \(error)")
+                }
+            }
             var position = journal.pageOrder.count
             if let after = args.arg("after") {
                 guard let i = journal.pageOrder.firstIndex(of: after.text) else {
@@ -33,6 +65,30 @@ enum PageAddCommand: TechoCommand {
             return id
         }
         io.out("\(id)\n")
+    }
+
+    /// Finds and decodes the template `arg` names, importing the files its decorations use.
+    /// Returns the template and how its asset references map to the journal's.
+    static func loadTemplate(_ arg: Arg, store: JournalStore, io: CommandIO) throws -> (template: Template, assets: [AssetRef: AssetRef]) {
+        let base = URL(fileURLWithPath: io.resolve("."))
+        guard let found = try Templates.find(arg.text, relativeTo: base) else {
+            let names = Templates.builtinNames()
+            throw CommandError(.noInput, "--template: no template '\(arg.text)'; built-in templates: "
+                               + (names.isEmpty ? "(none found)" : names.joined(separator: ", ")) + ", or a path to a template .json file")
+        }
+        let env = ManifestEnvironment(imageSize: { url in
+            let info = try ImageDecoder.info(contentsOf: url.path)
+            return (Double(info.naturalWidth), Double(info.naturalHeight))
+        })
+        let file = arg.text.contains("/") || arg.text.hasSuffix(".json") ? arg.text : "template \(arg.text)"
+        let (t, files) = try Template.decode(found.json, folder: found.folder, file: file, environment: env)
+        var map: [AssetRef: AssetRef] = [:]
+        for (ref, url) in files.sorted(by: { $0.key < $1.key }) {
+            let bytes = try InputFile.read(Arg(token: ArgumentToken(index: arg.token.index, text: url.path), name: "template asset"), io: io,
+                                           limit: ImageLimits.default.maxFileBytes)
+            map[ref] = try store.importAsset(bytes, ext: ref.ext)
+        }
+        return (t, map)
     }
 }
 

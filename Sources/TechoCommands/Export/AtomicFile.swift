@@ -14,6 +14,7 @@ struct StagedFile {
     /// Writes `bytes` next to `final` under a hidden temp name and flushes them to disk.
     static func stage(_ bytes: [UInt8], as final: URL) throws -> StagedFile {
         let dir = final.deletingLastPathComponent()
+        removeStaleTemps(of: final)
         let temp = dir.appendingPathComponent(".\(final.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw CommandError(.cannotCreate, "\(final.path): cannot create: \(String(cString: strerror(errno)))") }
@@ -46,6 +47,18 @@ struct StagedFile {
         for dir in Set(files.map { $0.final.deletingLastPathComponent().path }) {
             let fd = open(dir, O_RDONLY | O_DIRECTORY)
             if fd >= 0 { fsync(fd); close(fd) }
+        }
+    }
+
+    /// Removes temp files a killed export left for `final` (`.NAME.tmp-PID-N` whose process
+    /// is gone). Temp files of a live process, maybe another export running now, stay.
+    static func removeStaleTemps(of final: URL) {
+        let dir = final.deletingLastPathComponent()
+        let prefix = ".\(final.lastPathComponent).tmp-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink(dir.appendingPathComponent(name).path) }
         }
     }
 

@@ -12,6 +12,8 @@ struct ElementEnvironment {
     var pageCenter: Point
     /// Set when decoding a manifest: resolves `src` paths. Nil for page files.
     var sources: ManifestSources?
+    /// The page's template slots, which manifest elements fill by name (`"slot"`). Default none.
+    var slots: [Slot] = []
 }
 
 extension Placement {
@@ -91,12 +93,14 @@ extension Element {
         }
         let opacity = o.optional("opacity")?.number(in: 0...1) ?? 1
         let hidden = o.optional("hidden")?.bool() ?? false
-        let clip = o.optional("clip").flatMap { SlotFrame.decode($0, dpi: dpi) }
+        var clip = o.optional("clip").flatMap { SlotFrame.decode($0, dpi: dpi) }
+        let slotFill = manifest ? decodeSlotFill(o, kind: kind, slots: env.slots) : nil
 
         // Content first: width/height sugar needs the natural size.
         var content: Content?
         var natural: (Double, Double)?
         var washiCenter: Point?
+        var shown: (Double, Double)?  // a photo's crop: the part a slot is filled with
         func outline() -> Outline? { o.optional("outline").flatMap { Outline.decode($0, dpi: dpi) } }
         func imageContent() -> ImageContent? {
             var asset: AssetRef?
@@ -128,7 +132,7 @@ extension Element {
             if let cn = o.optional("crop"), let items = cn.array() {
                 if items.count != 4 { cn.report("expected [x, y, width, height]") } else {
                     let v = items.compactMap { $0.number(in: 0...1e6) }
-                    if v.count == 4 { crop = Rect(x: v[0], y: v[1], width: v[2], height: v[3]) }
+                    if v.count == 4 { crop = Rect(x: v[0], y: v[1], width: v[2], height: v[3]); shown = (v[2], v[3]) }
                 }
             }
             let frame = o.optional("frame")?.choice(PhotoContent.Frame.self)
@@ -160,6 +164,11 @@ extension Element {
             if let l = o.optional("lineHeight")?.number(in: 0.01...100) { t.lineHeight = l }
             if let w = o.optional("maxWidth")?.length(dpi: dpi, in: 1...1e6) { t.maxWidth = w }
             if let s = o.optional("letterSpacing")?.length(dpi: dpi, in: -1e4...1e4) { t.letterSpacing = s }
+            if let (slot, _) = slotFill {
+                // A text slot gives the wrap width and, unless the element says otherwise, centring.
+                if !o.has("maxWidth") { t.maxWidth = slot.frame.rect.width }
+                if !o.has("align") { t.align = .center }
+            }
             t.outline = outline()
             if text != nil {
                 do { try t.validate(limits: ctx.limits); content = .text(t) } catch { o.optional("text")?.report("\(error)") }
@@ -205,7 +214,24 @@ extension Element {
                 o.optional(key)?.report("ink has no transform; its strokes are in page coordinates")
             }
         } else {
-            placement = decodePlacement(o, env: env, natural: kind == .washi ? nil : natural, sized: kind == .image || kind == .photo, washiCenter: washiCenter) ?? .identity
+            var base: Placement?
+            if let (slot, fit) = slotFill {
+                do {
+                    if kind == .text {
+                        base = try Placement(center: slot.frame.rect.center, rotation: slot.frame.rotation)
+                    } else if let (w, h) = shown ?? natural {
+                        base = try slot.placement(width: w, height: h, fit: fit)
+                        if fit == .cover {
+                            if o.has("clip") { o.optional("clip")?.report("a photo in a slot is clipped to the slot; give \"slot\" or \"clip\", not both") }
+                            clip = slot.frame
+                        }
+                    }
+                } catch {
+                    o.optional("slot")?.report("\(error)")
+                }
+            }
+            placement = decodePlacement(o, env: env, natural: kind == .washi ? nil : natural, sized: kind == .image || kind == .photo,
+                                        washiCenter: washiCenter, slotBase: base) ?? .identity
         }
         guard let id, let content, ctx.problems.count == before else { return nil }
         do { return try Element(id: id, content: content, placement: placement, opacity: opacity, hidden: hidden, clip: clip) } catch {
@@ -215,12 +241,45 @@ extension Element {
     }
 }
 
+/// Reads `"slot"` and `"fit"` of a manifest element: the page slot it fills and how. Reports an
+/// unknown slot (listing the page's slots), a slot of another kind, and keys the slot decides.
+private func decodeSlotFill(_ o: ObjectReader, kind: Element.Kind, slots: [Slot]) -> (Slot, Slot.Fit)? {
+    let fitNode = o.optional("fit")
+    guard let sn = o.optional("slot") else {
+        fitNode?.report("\"fit\" needs \"slot\"")
+        return nil
+    }
+    guard let name = sn.string() else { return nil }
+    guard kind == .image || kind == .photo || kind == .text else {
+        sn.report("only images, photos and text fill slots, not \(kind.rawValue)")
+        return nil
+    }
+    guard let slot = slots.first(where: { $0.name == name }) else {
+        let names = slots.map(\.name)
+        sn.report("no slot \"\(name)\" on this page" + (names.isEmpty ? " (it has no slots; slots come from a \"template\")" : "; slots: \(names.joined(separator: ", "))"))
+        return nil
+    }
+    let picture = kind == .image || kind == .photo
+    if picture != (slot.kind == .image || slot.kind == .photo) {
+        sn.report("slot \"\(name)\" is for \(slot.kind.rawValue), not \(kind.rawValue)")
+        return nil
+    }
+    var fit = Slot.Fit.cover
+    if let fitNode {
+        if !picture { fitNode.report("\"fit\" applies to images and photos") } else if let f = fitNode.choice(Slot.Fit.self) { fit = f }
+    }
+    for key in ["at", "scale", "width", "height", "rotate"] where o.has(key) {
+        o.optional(key)?.report("the slot decides the placement; leave out \"\(key)\" (\"flip\" and \"gestures\" still apply)")
+    }
+    return (slot, fit)
+}
+
 private func decodePlacement(_ o: ObjectReader, env: ElementEnvironment, natural: (Double, Double)?, sized: Bool,
-                             washiCenter: Point?) -> Placement? {
+                             washiCenter: Point?, slotBase: Placement? = nil) -> Placement? {
     let dpi = env.dpi
     let ctx = o.node.context
     let before = ctx.problems.count
-    let at: Point?
+    var at: Point?
     if env.sources != nil {
         at = o.optional("at").flatMap { $0.lengthPoint(dpi: dpi) } ?? washiCenter ?? env.pageCenter
     } else {
@@ -239,7 +298,8 @@ private func decodePlacement(_ o: ObjectReader, env: ElementEnvironment, natural
             }
         }
     }
-    let rotate = o.optional("rotate")?.number(in: -1e6...1e6) ?? 0
+    var rotate = o.optional("rotate")?.number(in: -1e6...1e6) ?? 0
+    if let slotBase { at = slotBase.center; scale = slotBase.scale; rotate = slotBase.rotation }
     var flipH = false, flipV = false
     if let fn = o.optional("flip"), let s = fn.string() {
         switch s {

@@ -166,7 +166,7 @@ public enum Manifest {
         var elements = template?.elements ?? []
         let center = Point((size?.width ?? 0) / 2, (size?.height ?? 0) / 2)
         if let items = o.optional("elements")?.array() {
-            let env = ElementEnvironment(dpi: dpi, pageCenter: center, sources: sources)
+            let env = ElementEnvironment(dpi: dpi, pageCenter: center, sources: sources, slots: template?.slots ?? [])
             for item in items {
                 guard let e = Element.decode(item, env: env, existing: elements.map(\.id)) else { continue }
                 if elements.contains(where: { $0.id == e.id }) {
@@ -219,9 +219,8 @@ extension Template {
         if let items = o.optional("elements")?.array() {
             let env = ElementEnvironment(dpi: pdpi, pageCenter: center, sources: sources)
             for item in items {
-                if let e = Element.decode(item, env: env, existing: elements.map(\.id)), !elements.contains(where: { $0.id == e.id }) {
-                    elements.append(e)
-                }
+                guard let e = Element.decode(item, env: env, existing: elements.map(\.id)) else { continue }
+                if elements.contains(where: { $0.id == e.id }) { item.context.report(item.path("id"), "duplicate element id \"\(e.id)\"") } else { elements.append(e) }
             }
         }
         var slots: [Slot] = []

@@ -33,6 +33,7 @@ extension JournalStore {
                     add(path, "missing, but the page order lists page \"\(id)\""); continue
                 }
                 let page = try Page.decode(bytes: bytes, file: path, limits: limits)
+                try page.checkElementCount(file: path, limits: limits)
                 if page.id != id { add(path, "holds page \"\(page.id)\", expected \"\(id)\"") }
                 for a in page.assets { assets[a, default: []].append(path) }
             } catch { add(path, "does not decode: \(error)") }

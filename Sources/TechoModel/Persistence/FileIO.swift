@@ -21,11 +21,15 @@ enum FileIO {
     /// Prefix of temp files; `check` reports leftovers.
     static let tempPrefix = ".tmp-"
 
-    /// Reads a whole file, or nil when it does not exist. Refuses files over `limit` bytes.
-    static func readFile(_ url: URL, name: String, limit: Int = 1 << 30) throws -> [UInt8]? {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+    /// Reads a whole file, or nil when it does not exist. Refuses files over `limit` bytes and
+    /// anything but a regular file (opened non-blocking, so a FIFO fails instead of hanging).
+    /// Unless `followSymlinks`, a symbolic link as the last component is refused: techo writes
+    /// bundle files itself and never as links, so a link there could only lead elsewhere.
+    static func readFile(_ url: URL, name: String, limit: Int = 1 << 30, followSymlinks: Bool = false) throws -> [UInt8]? {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followSymlinks ? 0 : O_NOFOLLOW))
         if fd < 0 {
             if errno == ENOENT { return nil }
+            if errno == ELOOP { throw StorageError(path: name, message: "is a symbolic link; journal files must be regular files") }
             throw StorageError.errno(name, "cannot open")
         }
         defer { close(fd) }
@@ -105,7 +109,8 @@ final class FileLock {
     private var fd: Int32
 
     init(_ url: URL, name: String) throws {
-        fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // O_NOFOLLOW: a lock file replaced by a link must not make techo create a file elsewhere.
+        fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw StorageError.errno(name, "cannot open the lock file") }
         while flock(fd, LOCK_EX) != 0 {
             if errno == EINTR { continue }

@@ -78,7 +78,7 @@ public final class JournalStore {
         let store = JournalStore(url: temp, limits: limits)
         for sub in ["assets", "pages", "history"] { try FileIO.makeDirectory(temp.appendingPathComponent(sub), name: "\(name)/\(sub)") }
         for (ref, source) in assets.sorted(by: { $0.key < $1.key }) {
-            guard let bytes = try FileIO.readFile(source, name: source.path) else {
+            guard let bytes = try FileIO.readFile(source, name: source.path, followSymlinks: true) else {
                 throw StorageError(path: source.path, message: "no such file")
             }
             guard SHA256.hex(bytes) == ref.sha256 else { throw StorageError(path: source.path, message: "changed while being imported") }
@@ -89,6 +89,7 @@ public final class JournalStore {
             throw StorageError(path: name, message: "the page order does not match the pages")
         }
         for page in pages {
+            try page.checkElementCount(file: pagePath(page.id), limits: limits)
             let missing = page.assets.filter { !FileManager.default.fileExists(atPath: store.file($0.path).path) }
             if let m = missing.sorted().first { throw StorageError(path: pagePath(page.id), message: "uses \(m.path), which was not imported") }
             try FileIO.writeAtomically(page.serialized(), to: store.file(pagePath(page.id)), name: pagePath(page.id), hook: nil)
@@ -124,6 +125,7 @@ public final class JournalStore {
             }
             raw[path] = bytes
             let page = try Page.decode(bytes: bytes, file: path, limits: limits)
+            try page.checkElementCount(file: path, limits: limits)
             guard page.id == id else { throw StorageError(path: path, message: "holds page \"\(page.id)\", expected \"\(id)\"") }
             pages[id] = page
         }
@@ -180,6 +182,7 @@ public final class JournalStore {
             }
             // What is written must read back: this re-validates anything edited in place.
             _ = try Page.decode(bytes: bytes, file: path, limits: limits)
+            try page.checkElementCount(file: path, limits: limits)
             for asset in page.assets.sorted() where !FileManager.default.fileExists(atPath: file(asset.path).path) {
                 throw StorageError(path: path, message: "uses \(asset.path), which is not in the journal (import it first)")
             }

@@ -18,6 +18,8 @@ public struct ModelLimits: Sendable, Equatable {
     public var maxImageSide: Double = 32768
     /// Largest image area, pixels. Default 100 000 000.
     public var maxImagePixels: Double = 100_000_000
+    /// Most elements on one page. Default 10 000.
+    public var maxElementsPerPage = 10_000
 
     public init() {}
     public static let `default` = ModelLimits()

@@ -1,0 +1,81 @@
+// techo-fuzz: runs the fuzz targets for a time, or replays saved inputs. See docs/fuzzing.md.
+//   techo-fuzz TARGET [--seconds N] [--seed S] [--corpus DIR]... [--crashes DIR] [--timeout S]
+//   techo-fuzz TARGET --replay FILE...
+//   techo-fuzz --list
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write("techo-fuzz: \(message)\n".data(using: .utf8)!)
+    exit(64)
+}
+
+var args = Array(CommandLine.arguments.dropFirst())
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("techo-fuzz-\(getpid())")
+defer { try? FileManager.default.removeItem(at: scratch) }
+let targets = Targets.all(scratch: scratch)
+
+if args.isEmpty || args == ["--help"] || args == ["--list"] {
+    print("usage: techo-fuzz TARGET [--seconds N] [--seed S] [--corpus DIR]... [--crashes DIR] [--timeout S] [--verbose]")
+    print("       techo-fuzz TARGET --replay FILE...")
+    for t in targets { print("  \(t.name)\t\(t.summary)") }
+    exit(args.isEmpty ? 64 : 0)
+}
+
+let name = args.removeFirst()
+guard let target = targets.first(where: { $0.name == name }) else {
+    fail("no target '\(name)'; targets: \(targets.map(\.name).joined(separator: ", "))")
+}
+var seconds = 10.0, seed: UInt64 = 1, corpusDirs: [String] = [], crashes = ".", timeout = 20, verbose = false
+var replay: [String]? = nil
+while !args.isEmpty {
+    let a = args.removeFirst()
+    func value() -> String { if args.isEmpty { fail("\(a) needs a value") }; return args.removeFirst() }
+    switch a {
+    case "--seconds": guard let v = Double(value()), v.isFinite, v >= 0 else { fail("--seconds needs a number") }; seconds = v
+    case "--seed": guard let v = UInt64(value()) else { fail("--seed needs a whole number") }; seed = v
+    case "--corpus": corpusDirs.append(value())
+    case "--crashes": crashes = value()
+    case "--timeout": guard let v = Int(value()), v > 0 else { fail("--timeout needs seconds") }; timeout = v
+    case "--verbose": verbose = true
+    case "--replay": replay = args; args = []
+    default: fail("unknown option '\(a)'")
+    }
+}
+
+/// Corpus files: every file under the folders with one of the target's extensions, up to its size.
+func corpus(_ dirs: [String]) -> [[UInt8]] {
+    var out: [[UInt8]] = []
+    for d in dirs {
+        guard let e = FileManager.default.enumerator(atPath: d) else { fail("cannot read corpus folder '\(d)'") }
+        for case let rel as String in e {
+            let ext = (rel as NSString).pathExtension.lowercased()
+            guard target.extensions.contains(ext) else { continue }
+            let path = (d as NSString).appendingPathComponent(rel)
+            if let data = FileManager.default.contents(atPath: path), data.count <= target.maxLength { out.append([UInt8](data)) }
+        }
+    }
+    return out.sorted { $0.lexicographicallyPrecedes($1) }
+}
+
+CrashCapture.install(folder: crashes, target: target.name, seed: seed, timeoutSeconds: timeout)
+
+if let files = replay {
+    for f in files {
+        guard let data = FileManager.default.contents(atPath: f) else { fail("cannot read '\(f)'") }
+        let outcome = CrashCapture.execute([UInt8](data), target.run)
+        print("\(f): \(outcome)")
+    }
+    exit(0)
+}
+
+let files = corpus(corpusDirs)
+let start = Date()
+let result = FuzzRun(target: target, seed: seed, seconds: seconds, corpusFiles: files, verbose: verbose).go()
+let took = Date().timeIntervalSince(start)
+print(
+    "techo-fuzz \(target.name): seed \(seed), \(result.runs) runs in \(String(format: "%.1f", took)) s, \(files.count) corpus files, \(result.outcomes) distinct outcomes, no crash"
+)

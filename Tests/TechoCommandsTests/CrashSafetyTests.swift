@@ -1,0 +1,136 @@
+// Crash safety: techo is killed with SIGKILL at seeded random moments while it saves or
+// exports; afterwards the journal passes `techo check` and holds either the old or the new
+// state, and an export never leaves a partial file under its final name.
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite(.serialized) struct CrashSafetyTests {
+    /// SplitMix64, so a failing run can be repeated with its seed.
+    struct Rng {
+        var s: UInt64
+        mutating func next() -> UInt64 {
+            s &+= 0x9E37_79B9_7F4A_7C15
+            var z = s
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    }
+
+    /// The journal's state as the user sees it: journal.json and every page file.
+    func state(_ ws: Workspace, _ folder: String) -> [String: [UInt8]] {
+        ws.snapshot("\(folder)/j.techo").filter { $0.key == "journal.json" || ($0.key.hasPrefix("pages/") && !$0.key.contains("/.")) }
+    }
+
+    /// Output files of an export folder or file: visible names → bytes; hidden temp names listed apart.
+    func outputs(_ ws: Workspace, _ folder: String) -> (files: [String: [UInt8]], temps: [String]) {
+        var files: [String: [UInt8]] = [:], temps: [String] = []
+        for (k, v) in ws.snapshot(folder) where !k.hasPrefix("j.techo/") && !k.hasPrefix(".out-") && !k.hasPrefix(".err-") {
+            let name = (k as NSString).lastPathComponent
+            if name.hasPrefix(".") && name.contains(".tmp-") {
+                temps.append(k)
+            } else if k.hasSuffix(".png") && !k.hasPrefix("t.png") && !k.hasPrefix("s.png") {
+                files[k] = v
+            }
+        }
+        return (files, temps)
+    }
+
+    func copy(_ ws: Workspace, _ from: String, _ to: String) throws {
+        try? FileManager.default.removeItem(at: ws.url(to))
+        try FileManager.default.copyItem(at: ws.url(from), to: ws.url(to))
+    }
+
+    /// Starts techo in `folder`, kills it after `delay` seconds (if still running), waits.
+    func killed(_ ws: Workspace, _ folder: String, _ args: [String], after delay: Double) throws -> Bool {
+        let p = Process()
+        p.executableURL = Workspace.binary
+        p.arguments = args
+        p.currentDirectoryURL = ws.url(folder)
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        usleep(UInt32(delay * 1_000_000))
+        let wasRunning = p.isRunning
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        return wasRunning && p.terminationReason == .uncaughtSignal
+    }
+
+    @Test func killedSavesAndExportsLeaveTheOldOrTheNewState() throws {
+        let ws = try Workspace()
+        var rng = Rng(s: 20261129)
+        try FileManager.default.createDirectory(at: ws.url("base"), withIntermediateDirectories: true)
+        try ws.write("base/s.png", LyingFiles.noisePNG(64, 64, seed: 1))
+        try ws.write("base/t.png", LyingFiles.noisePNG(80, 60, seed: 2))
+        for args in [
+            ["init", "j.techo", "--size", "300x300"], ["add", "image", "j.techo", "p1", "s.png", "--at", "100,100"],
+            ["add", "text", "j.techo", "p1", "Kyoto 京都", "--at", "150,40", "--size", "24"], ["page", "add", "j.techo"],
+        ] {
+            let r = try ws.shell("cd base && \"$TECHO\" " + args.map { "'\($0)'" }.joined(separator: " ")).result
+            #expect(r.code == 0, "\(args): \(r.err)")
+        }
+        try ws.write(
+            "base/m.json",
+            #"{"page":{"size":"300x300"},"pages":[{"id":"p1","elements":[{"type":"image","src":"t.png","at":[90,90]},"#
+                + #"{"type":"text","text":"built","at":[150,200]}]},{"id":"p2"},{"id":"p3","elements":[{"type":"ink","strokes":[{"tool":"pencil","width":3,"points":[[1,1],[50,60],[90,10]]}]}]}]}"#
+        )
+        let commands: [(name: String, args: [String], exports: Bool)] = [
+            ("add", ["add", "image", "j.techo", "p1", "t.png", "--at", "200,200", "--rotate", "10"], false),
+            ("gesture", ["gesture", "j.techo", "p1", "image-1", "--pan", "5,7", "--pinch", "1.3", "--rotate", "20"], false),
+            ("draw", ["draw", "j.techo", "p2", "--tool", "pencil", "--points", "1,1 50,50,0.5 80,20 120,90"], false),
+            ("undo", ["undo", "j.techo"], false),
+            ("export", ["export", "j.techo", "-o", "out"], true),
+            ("build", ["build", "m.json", "--journal", "j.techo", "-o", "out"], true),
+        ]
+        var kills = 0, interrupted = 0
+        for (ci, c) in commands.enumerated() {
+            // The new state: the command run to the end in a copy.
+            try copy(ws, "base", "ref")
+            let start = Date()
+            let full = try ws.shell("cd ref && \"$TECHO\" " + c.args.map { "'\($0)'" }.joined(separator: " ")).result
+            let duration = Date().timeIntervalSince(start)
+            #expect(full.code == 0, "\(c.name): \(full.err)")
+            let old = state(ws, "base"), new = state(ws, "ref")
+            #expect(old != new || c.name == "export", "\(c.name) changed nothing")
+            let newOut = outputs(ws, "ref").files
+            for k in 0..<8 {
+                let folder = "t\(ci)-\(k)"
+                try copy(ws, "base", folder)
+                let delay = rng.unit() * duration * 1.1
+                if try killed(ws, folder, c.args, after: delay) { interrupted += 1 }
+                kills += 1
+                // The next opener finishes or drops the interrupted change; then all is well.
+                let show = try ws.shell("cd \(folder) && \"$TECHO\" show j.techo --json").result
+                #expect(show.code == 0, "\(c.name) killed after \(delay) s: show failed: \(show.err)")
+                let check = try ws.shell("cd \(folder) && \"$TECHO\" check j.techo").result
+                #expect(check.code == 0, "\(c.name) killed after \(delay) s: \(check.out) \(check.err)")
+                let now = state(ws, folder)
+                #expect(now == old || now == new, "\(c.name) killed after \(delay) s: neither the old nor the new state")
+                // Outputs are whole or absent; only hidden temp files may remain.
+                let (files, temps) = outputs(ws, folder)
+                for (name, bytes) in files {
+                    #expect(newOut[name] == bytes, "\(c.name) killed after \(delay) s: \(name) is not the complete export")
+                }
+                for t in temps { #expect((t as NSString).lastPathComponent.hasPrefix("."), "\(t)") }
+                if c.exports && !temps.isEmpty {
+                    // The next export of the same files removes what the killed one left.
+                    let again = try ws.shell("cd \(folder) && \"$TECHO\" " + c.args.map { "'\($0)'" }.joined(separator: " ")).result
+                    #expect(again.code == 0, "\(again.err)")
+                    #expect(outputs(ws, folder).temps.isEmpty, "stale temp files stay: \(outputs(ws, folder).temps)")
+                }
+                try? FileManager.default.removeItem(at: ws.url(folder))
+            }
+        }
+        print("crash safety: \(kills) kills, \(interrupted) interrupted a running command (seed 20261129)")
+        #expect(kills >= 30)
+        // Most kills must land while techo runs, or the test proves little.
+        #expect(interrupted >= kills / 3, "only \(interrupted) of \(kills) kills interrupted a command")
+    }
+}
