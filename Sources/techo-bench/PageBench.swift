@@ -21,33 +21,64 @@ struct ChildRun {
     var stderr: String
 }
 
-/// Runs `argv` (looked up in PATH when it has no slash) with `env` added to ours; stdout to
-/// /dev/null, stderr captured. Wall time is measured around spawn and wait4.
-func runChild(_ argv: [String], env extra: [String: String] = [:]) -> ChildRun {
-    let errPath = FileManager.default.temporaryDirectory.appendingPathComponent("techo-bench-\(getpid())-\(UUID().uuidString).err").path
-    var env = ProcessInfo.processInfo.environment
-    for (k, v) in extra { env[k] = v }
+/// Spawns `argv` (looked up in PATH when it has no slash) with `env` (nil: ours), optionally
+/// redirecting stdout and stderr to files, and waits for it: (exit status, rusage, wall seconds).
+private func spawnAndWait(_ argv: [String], env: [String]?, stdout: String?, stderr: String?) -> (Int32, rusage, Double)? {
     let cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-    let cEnv: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { cArgs.forEach { free($0) }; cEnv.forEach { free($0) } }
+    let cEnv: [UnsafeMutablePointer<CChar>?]? = env.map { $0.map { strdup($0) } + [nil] }
+    defer {
+        cArgs.forEach { free($0) }
+        cEnv?.forEach { free($0) }
+    }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    if let stdout { posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+    if let stderr { posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
     var pid: pid_t = 0
     let start = DispatchTime.now().uptimeNanoseconds
-    let rc = posix_spawnp(&pid, argv[0], &actions, nil, cArgs, cEnv)
-    guard rc == 0 else { return ChildRun(seconds: 0, maxRSS: 0, cpu: 0, status: -1, stderr: "cannot run \(argv[0]): \(String(cString: strerror(rc)))") }
+    let rc = cEnv.map { e in posix_spawnp(&pid, argv[0], &actions, nil, cArgs, e) } ?? posix_spawnp(&pid, argv[0], &actions, nil, cArgs, environ)
+    guard rc == 0 else { return nil }
     var status: Int32 = 0
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-    unlink(errPath)
     let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    return ChildRun(seconds: seconds, maxRSS: Double(usage.ru_maxrss) / 1024, cpu: cpu, status: exit, stderr: err)
+    return (exit, usage, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+}
+
+/// `techo-bench --measure RESULT COMMAND…`: runs COMMAND and writes "wall maxrss-KiB cpu status"
+/// to RESULT. The bench measures through this small process because on Linux a child's
+/// ru_maxrss also counts the memory of the process that spawned it (the spawner's address space
+/// is what exec replaces), and the bench itself grows large; this one stays small.
+func measureMain(_ args: [String]) -> Never {
+    guard args.count >= 2, let r = spawnAndWait(Array(args[1...]), env: nil, stdout: nil, stderr: nil) else { exit(70) }
+    let (status, u, wall) = r
+    let cpu = Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
+    try? Data("\(wall) \(u.ru_maxrss) \(cpu) \(status)\n".utf8).write(to: URL(fileURLWithPath: args[0]))
+    exit(status)
+}
+
+/// Runs `argv` with `env` added to ours; stdout to /dev/null, stderr captured. Wall time, CPU
+/// time and peak memory are the command's own (see `measureMain`).
+func runChild(_ argv: [String], env extra: [String: String] = [:]) -> ChildRun {
+    let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("techo-bench-\(getpid())-\(UUID().uuidString)").path
+    let errPath = tmp + ".err", resultPath = tmp + ".result"
+    defer {
+        unlink(errPath)
+        unlink(resultPath)
+    }
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in extra { env[k] = v }
+    let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+    guard spawnAndWait([me, "--measure", resultPath] + argv, env: env.map { "\($0.key)=\($0.value)" }, stdout: "/dev/null", stderr: errPath) != nil,
+        let fields = try? String(contentsOfFile: resultPath, encoding: .utf8).split(separator: " "), fields.count == 4,
+        let wall = Double(fields[0]), let rss = Double(fields[1]), let cpu = Double(fields[2]),
+        let status = Int32(fields[3].trimmingCharacters(in: .whitespacesAndNewlines))
+    else {
+        return ChildRun(seconds: 0, maxRSS: 0, cpu: 0, status: -1, stderr: "cannot run \(argv[0])")
+    }
+    let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+    return ChildRun(seconds: wall, maxRSS: rss / 1024, cpu: cpu, status: status, stderr: err)
 }
 
 /// Several runs after `warmups` unmeasured ones; fails loudly when a run fails.
