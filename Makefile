@@ -26,8 +26,11 @@ demo: deps
 	$(SWIFT) build $(FLAGS) --product techo-assets
 	@bash scripts/demo.sh "$$($(SWIFT) build $(FLAGS) --show-bin-path)"
 
+# The bench also installs rsvg-convert (librsvg2-bin), to compare the reference page against it.
 bench: deps
+	@bash scripts/setup-deps.sh "librsvg2-bin:/usr/bin/rsvg-convert"
 	$(SWIFT) build $(FLAGS) --product techo
+	$(SWIFT) build $(FLAGS) --product techo-assets
 	$(SWIFT) build $(FLAGS) --product techo-bench
 	"$$($(SWIFT) build $(FLAGS) --show-bin-path)/techo-bench"
 

@@ -16,13 +16,14 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
 
         // The only C we write: whole libpng / libjpeg sessions, so setjmp/longjmp never crosses Swift.
         .target(name: "CTechoShims", dependencies: ["CLibPNG", "CLibJPEG"]),
 
         .target(name: "TechoGeometry"),
         .target(name: "TechoRaster", dependencies: ["TechoGeometry"]),
-        .target(name: "TechoCodecs", dependencies: ["TechoRaster", "CTechoShims"]),
+        .target(name: "TechoCodecs", dependencies: ["TechoRaster", "CTechoShims", "CLibDeflate"]),
         .target(name: "TechoText", dependencies: ["TechoGeometry", "TechoRaster", "CFreeType", "CHarfBuzz", "CFontconfig"]),
         .target(name: "TechoModel", dependencies: ["TechoGeometry"]),
         .target(name: "TechoRender", dependencies: ["TechoModel", "TechoGeometry", "TechoRaster", "TechoCodecs", "TechoText"]),

@@ -41,8 +41,10 @@ public enum ImageDecoder {
     /// - Throws: `ImageError` naming `path`.
     public static func decode(contentsOf path: String, limits: ImageLimits = .default,
                               minimumSize: (width: Int, height: Int)? = nil) throws -> DecodedImage<Pixmap> {
-        let bytes = try FileBytes.contents(of: path, maxBytes: limits.maxFileBytes)
-        return try decode(bytes, name: path, limits: limits, minimumSize: minimumSize)
+        try DecodeClock.measure {
+            let bytes = try FileBytes.contents(of: path, maxBytes: limits.maxFileBytes)
+            return try decode(bytes, name: path, limits: limits, minimumSize: minimumSize)
+        }
     }
 
     /// Decodes `bytes` to a premultiplied pixmap; `name` is used in error messages.

@@ -1,4 +1,5 @@
-// PNG encoding through libpng: RGB when opaque, RGBA (straight alpha) otherwise, sRGB + pHYs.
+// PNG encoding: RGB when opaque, RGBA (straight alpha) otherwise, sRGB + pHYs. techo's own
+// writer (PNGWriter: libdeflate, bands in parallel) by default; libpng's stays as the reference.
 import CTechoShims
 import TechoRaster
 
@@ -16,7 +17,9 @@ public enum PNGEncoder {
         case average
         /// Paeth predictor.
         case paeth
-        /// libpng picks per row among all five (minimum sum of absolute differences). The default.
+        /// Per row, the one of the five with the least sum of absolute residuals (libpng's
+        /// heuristic), or no filter for a band of rows where a trial compresses that smaller
+        /// (flat colour, ruled paper, repeated textures). The default.
         case adaptive
 
         /// libpng's PNG_FILTER_* bits.
@@ -41,23 +44,98 @@ public enum PNGEncoder {
     ///   - name: the file name used in error messages. Default "image".
     /// - Returns: the PNG file bytes; RGB when every pixel is opaque, RGBA otherwise, with an
     ///   sRGB chunk.
-    public static func encode(_ pixmap: Pixmap, dpi: Double? = nil, level: Int = 6,
-                              filter: Filter = .adaptive, name: String = "image") throws -> [UInt8] {
+    ///   Compression is libdeflate's at `level` (0…9 on zlib's scale), in bands of rows
+    ///   compressed on every core and joined into one zlib stream; the bytes depend only on the
+    ///   pixels and the arguments, never on the number of cores.
+    public static func encode(
+        _ pixmap: Pixmap, dpi: Double? = nil, level: Int = 6,
+        filter: Filter = .adaptive, name: String = "image"
+    ) throws -> [UInt8] {
         let opaque = pixmap.isOpaque
-        return try encode(straightRGBA: opaque ? pixmap.data : pixmap.straightRGBA(),
-                   width: pixmap.width, height: pixmap.height, opaque: opaque,
-                   dpi: dpi, level: level, filter: filter, name: name)
+        let w = pixmap.width
+        return pixmap.data.withUnsafeBufferPointer { px in
+            let src = px.baseAddress!
+            return PNGWriter.encode(
+                width: w, height: pixmap.height, channels: opaque ? 3 : 4, level: checked(level),
+                filter: filter, ppm: pixelsPerMetre(dpi)
+            ) { y, out in
+                let row = src + y * w * 4
+                if opaque {
+                    for x in 0..<w { out[3 * x] = row[4 * x]; out[3 * x + 1] = row[4 * x + 1]; out[3 * x + 2] = row[4 * x + 2] }
+                } else {
+                    for x in 0..<w {
+                        let a = row[4 * x + 3]
+                        out[4 * x] = unpremultiply(row[4 * x], a)
+                        out[4 * x + 1] = unpremultiply(row[4 * x + 1], a)
+                        out[4 * x + 2] = unpremultiply(row[4 * x + 2], a)
+                        out[4 * x + 3] = a
+                    }
+                }
+            }
+        }
     }
 
     /// Encodes straight-alpha RGBA pixels. Same parameters as `encode(_:dpi:level:filter:name:)`.
-    public static func encode(_ image: RGBAImage, dpi: Double? = nil, level: Int = 6,
-                              filter: Filter = .adaptive, name: String = "image") throws -> [UInt8] {
-        return try encode(straightRGBA: image.bytes, width: image.width, height: image.height, opaque: image.isOpaque,
-                          dpi: dpi, level: level, filter: filter, name: name)
+    public static func encode(
+        _ image: RGBAImage, dpi: Double? = nil, level: Int = 6,
+        filter: Filter = .adaptive, name: String = "image"
+    ) throws -> [UInt8] {
+        let opaque = image.isOpaque
+        let w = image.width
+        return image.bytes.withUnsafeBufferPointer { px in
+            let src = px.baseAddress!
+            return PNGWriter.encode(
+                width: w, height: image.height, channels: opaque ? 3 : 4, level: checked(level),
+                filter: filter, ppm: pixelsPerMetre(dpi)
+            ) { y, out in
+                let row = src + y * w * 4
+                if opaque {
+                    for x in 0..<w { out[3 * x] = row[4 * x]; out[3 * x + 1] = row[4 * x + 1]; out[3 * x + 2] = row[4 * x + 2] }
+                } else {
+                    out.update(from: row, count: w * 4)
+                }
+            }
+        }
     }
 
-    private static func encode(straightRGBA: [UInt8], width: Int, height: Int, opaque: Bool,
-                               dpi: Double?, level: Int, filter: Filter, name: String) throws -> [UInt8] {
+    /// The same file through libpng (zlib at `level`): the reference the writer is tested
+    /// against, and the baseline of the benchmarks. Same parameters as `encode(_:dpi:level:filter:name:)`.
+    public static func encodeWithLibPNG(
+        _ pixmap: Pixmap, dpi: Double? = nil, level: Int = 6,
+        filter: Filter = .adaptive, name: String = "image"
+    ) throws -> [UInt8] {
+        let opaque = pixmap.isOpaque
+        return try encode(
+            straightRGBA: opaque ? pixmap.data : pixmap.straightRGBA(),
+            width: pixmap.width, height: pixmap.height, opaque: opaque,
+            dpi: dpi, level: level, filter: filter, name: name)
+    }
+
+    /// Straight-alpha RGBA pixels through libpng. Same parameters as `encode(_:dpi:level:filter:name:)`.
+    public static func encodeWithLibPNG(
+        _ image: RGBAImage, dpi: Double? = nil, level: Int = 6,
+        filter: Filter = .adaptive, name: String = "image"
+    ) throws -> [UInt8] {
+        try encode(
+            straightRGBA: image.bytes, width: image.width, height: image.height, opaque: image.isOpaque,
+            dpi: dpi, level: level, filter: filter, name: name)
+    }
+
+    private static func checked(_ level: Int) -> Int {
+        precondition((0...9).contains(level), "PNG zlib level must be 0...9, got \(level)")
+        return level
+    }
+
+    private static func pixelsPerMetre(_ dpi: Double?) -> UInt32 {
+        guard let dpi else { return 0 }
+        precondition(dpi.isFinite && dpi > 0 && dpi < 1_000_000, "dpi must be positive and finite, got \(dpi)")
+        return UInt32((dpi / 0.0254).rounded())
+    }
+
+    private static func encode(
+        straightRGBA: [UInt8], width: Int, height: Int, opaque: Bool,
+        dpi: Double?, level: Int, filter: Filter, name: String
+    ) throws -> [UInt8] {
         precondition((0...9).contains(level), "PNG zlib level must be 0...9, got \(level)")
         precondition(width <= Int(Int32.max) && height <= Int(Int32.max), "PNG size too large")
         var ppm: UInt32 = 0
@@ -69,8 +147,9 @@ public enum PNGEncoder {
         defer { techo_free(buffer.data) }
         try ShimStatus.checkEncode(file: name, format: .png) { msg, cap in
             straightRGBA.withUnsafeBufferPointer { px in
-                techo_png_encode_rgba(px.baseAddress, UInt32(width), UInt32(height), opaque ? 3 : 4,
-                                      Int32(level), filter.mask, ppm, 1, &buffer, msg, cap)
+                techo_png_encode_rgba(
+                    px.baseAddress, UInt32(width), UInt32(height), opaque ? 3 : 4,
+                    Int32(level), filter.mask, ppm, 1, &buffer, msg, cap)
             }
         }
         return Array(UnsafeBufferPointer(start: buffer.data, count: buffer.size))

@@ -102,6 +102,10 @@ func codecBench() {
         let enc1 = try medianSeconds(runs: 3) { png1 = try PNGEncoder.encode(page, level: 1) }
         report("PNG encode 2000x2000 level 1", megapixels: mp4, seconds: enc1,
                extra: String(format: "  %.2f MB", Double(png1.count) / 1e6))
+        var lib6: [UInt8] = []
+        let libEnc6 = try medianSeconds(runs: 3) { lib6 = try PNGEncoder.encodeWithLibPNG(page, level: 6) }
+        report("PNG encode 2000x2000 libpng level 6", megapixels: mp4, seconds: libEnc6,
+               extra: String(format: "  %.2f MB (reference)", Double(lib6.count) / 1e6))
         let dec6 = try medianSeconds(runs: 5) { _ = try ImageDecoder.decode(png6, name: "bench6.png") }
         report("PNG decode 2000x2000 (level 6 file)", megapixels: mp4, seconds: dec6)
         let dec1 = try medianSeconds(runs: 5) { _ = try ImageDecoder.decode(png1, name: "bench1.png") }

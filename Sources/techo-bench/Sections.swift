@@ -5,4 +5,6 @@ let benchSections: [(String, () -> Void)] = [
     ("text", textBench),
     ("render", renderBench),
     ("model", modelBench),
+    ("page", pageBench),
+    ("encode", encodeBench),
 ]

@@ -120,8 +120,7 @@ enum AddPicture {
         let store = try JournalAccess.open(pos[0], io: io)
         let file = try JournalAccess.readImage(pos[2], io: io, keepGPS: args.has("keep-gps"))
         let asset = try store.importAsset(file.bytes, ext: file.ext)
-        let id: String = try store.transaction(description: "\(command) \(pos[2].text)") { journal, pages in
-            var page = try JournalAccess.page(pos[1], in: pages, journal: journal)
+        let id: String = try JournalAccess.editPage(pos[1], of: store, description: "\(command) \(pos[2].text)") { page in
             let kind: Element.Kind = photo ? .photo : .image
             let id = try PlacementOptions.id(args, page: page, kind: kind)
             let natural = (Double(file.info.naturalWidth), Double(file.info.naturalHeight))
@@ -162,7 +161,6 @@ enum AddPicture {
             }
             let element = try Element(id: id, content: content, placement: placement, opacity: PlacementOptions.opacity(args), clip: clip)
             page.elements.append(element)
-            pages[page.id] = page
             return id
         }
         io.out("\(id)\n")
@@ -181,8 +179,7 @@ enum AddTextCommand: TechoCommand {
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
         let pos = try args.positionals(["JOURNAL", "PAGE", "TEXT"], command: "add text")
         let store = try JournalAccess.open(pos[0], io: io)
-        let id: String = try store.transaction(description: "add text") { journal, pages in
-            var page = try JournalAccess.page(pos[1], in: pages, journal: journal)
+        let id: String = try JournalAccess.editPage(pos[1], of: store, description: "add text") { page in
             let id = try PlacementOptions.id(args, page: page, kind: .text)
             var text = TextContent(text: pos[2].text)
             try TextOptions.apply(args, to: &text, dpi: page.dpi)
@@ -196,7 +193,6 @@ enum AddTextCommand: TechoCommand {
             }
             do { try text.validate() } catch { throw UsageError("add text: \(error)") }
             page.elements.append(try Element(id: id, content: .text(text), placement: placement, opacity: PlacementOptions.opacity(args)))
-            pages[page.id] = page
             return id
         }
         io.out("\(id)\n")
@@ -259,8 +255,7 @@ enum AddWashiCommand: TechoCommand {
             let file = try JournalAccess.readImage(p, io: io, keepGPS: false)
             patternAsset = try store.importAsset(file.bytes, ext: file.ext)
         }
-        let id: String = try store.transaction(description: "add washi") { journal, pages in
-            var page = try JournalAccess.page(pos[1], in: pages, journal: journal)
+        let id: String = try JournalAccess.editPage(pos[1], of: store, description: "add washi") { page in
             let id = try PlacementOptions.id(args, page: page, kind: .washi)
             let from = try fromArg.point(dpi: page.dpi), to = try toArg.point(dpi: page.dpi)
             guard from != to else { throw UsageError("--to: the strip needs two different ends") }
@@ -271,7 +266,6 @@ enum AddWashiCommand: TechoCommand {
             let washi = try WashiContent(from: from - mid, to: to - mid, width: width, fill: fill, ends: ends)
             let placement = try Placement(center: mid)
             page.elements.append(try Element(id: id, content: .washi(washi), placement: placement, opacity: PlacementOptions.opacity(args)))
-            pages[page.id] = page
             return id
         }
         io.out("\(id)\n")

@@ -42,20 +42,17 @@ enum DrawCommand: TechoCommand {
         if let l = args.arg("layer") { _ = try l.choice(["new"]) }
         let store = try JournalAccess.open(pos[0], io: io)
         let pointsFile = try args.arg("points-file").map { try readPointsFile($0, io: io) }
-        let id: String = try store.transaction(description: "draw \(tool.rawValue)") { journal, pages in
-            var page = try JournalAccess.page(pos[1], in: pages, journal: journal)
+        let id: String = try JournalAccess.editPage(pos[1], of: store, description: "draw \(tool.rawValue)") { page in
             let stroke = try makeStroke(tool, args: args, dpi: page.dpi, pointsFile: pointsFile)
             let newLayer = args.has("layer")
             if !newLayer, let i = page.elements.lastIndex(where: { $0.kind == .ink }), case .ink(var ink) = page.elements[i].content {
                 if args.has("id") { throw UsageError("draw: --id names a new ink layer; add --layer new") }
                 ink.strokes.append(stroke)
                 page.elements[i].content = .ink(ink)
-                pages[page.id] = page
                 return page.elements[i].id
             }
             let id = try PlacementOptions.id(args, page: page, kind: .ink)
             page.elements.append(try Element(id: id, content: .ink(InkContent(strokes: [stroke]))))
-            pages[page.id] = page
             return id
         }
         io.out("\(id)\n")

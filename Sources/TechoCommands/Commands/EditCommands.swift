@@ -27,8 +27,7 @@ enum SetCommand: TechoCommand {
         try args.exclusive(["hide", "show"], command: "set")
         guard !args.options.isEmpty else { throw UsageError("set: nothing to change; see 'techo set --help'") }
         let store = try JournalAccess.open(pos[0], io: io)
-        try store.transaction(description: "set \(pos[2].text)") { journal, pages in
-            var page = try JournalAccess.page(pos[1], in: pages, journal: journal)
+        try JournalAccess.editPage(pos[1], of: store, description: "set \(pos[2].text)") { page in
             let i = try JournalAccess.elementIndex(pos[2], on: page)
             var e = page.elements[i]
             if let a = args.arg("opacity") { e.opacity = try a.number(in: 0...1) }
@@ -79,7 +78,6 @@ enum SetCommand: TechoCommand {
                 if outline != nil { throw UsageError("set: --outline applies to text, image and photo elements") }
             }
             page.elements[i] = e
-            pages[page.id] = page
         }
     }
 }
@@ -98,10 +96,8 @@ enum RemoveCommand: TechoCommand {
         let journalArg = Arg(token: args.positionals[0], name: "JOURNAL"), pageArg = Arg(token: args.positionals[1], name: "PAGE")
         let ids = args.positionals.dropFirst(2).map { Arg(token: $0, name: "ID") }
         let store = try JournalAccess.open(journalArg, io: io)
-        try store.transaction(description: "rm \(ids.map(\.text).joined(separator: " "))") { journal, pages in
-            var page = try JournalAccess.page(pageArg, in: pages, journal: journal)
+        try JournalAccess.editPage(pageArg, of: store, description: "rm \(ids.map(\.text).joined(separator: " "))") { page in
             for id in ids { page.elements.remove(at: try JournalAccess.elementIndex(id, on: page)) }
-            pages[page.id] = page
         }
     }
 }
@@ -119,8 +115,7 @@ enum Restack {
         let pos = try args.positionals(["JOURNAL", "PAGE", "ID"], command: name)
         try args.exclusive(["by", "top", "bottom"], command: name)
         let store = try JournalAccess.open(pos[0], io: io)
-        try store.transaction(description: "\(name) \(pos[2].text)") { journal, pages in
-            var page = try JournalAccess.page(pos[1], in: pages, journal: journal)
+        try JournalAccess.editPage(pos[1], of: store, description: "\(name) \(pos[2].text)") { page in
             let i = try JournalAccess.elementIndex(pos[2], on: page)
             let n = try args.arg("by")?.integer(in: 1...1_000_000) ?? 1
             var target = up ? i + n : i - n
@@ -129,7 +124,6 @@ enum Restack {
             target = max(0, min(page.elements.count - 1, target))
             let e = page.elements.remove(at: i)
             page.elements.insert(e, at: target)
-            pages[page.id] = page
         }
     }
 }
@@ -160,10 +154,8 @@ enum ClearCommand: TechoCommand {
         let pos = try args.positionals(["JOURNAL", "PAGE"], command: "clear")
         try args.exclusive(["ink", "all"], command: "clear")
         let store = try JournalAccess.open(pos[0], io: io)
-        try store.transaction(description: args.has("all") ? "clear all" : "clear ink") { journal, pages in
-            var page = try JournalAccess.page(pos[1], in: pages, journal: journal)
+        try JournalAccess.editPage(pos[1], of: store, description: args.has("all") ? "clear all" : "clear ink") { page in
             if args.has("all") { page.elements.removeAll() } else { page.elements.removeAll { $0.kind == .ink } }
-            pages[page.id] = page
         }
     }
 }
@@ -194,8 +186,7 @@ enum BackgroundCommand: TechoCommand {
             let file = try JournalAccess.readImage(a, io: io, keepGPS: false)
             asset = try store.importAsset(file.bytes, ext: file.ext)
         }
-        try store.transaction(description: "background \(pos[1].text)") { journal, pages in
-            var page = try JournalAccess.page(pos[1], in: pages, journal: journal)
+        try JournalAccess.editPage(pos[1], of: store, description: "background \(pos[1].text)") { page in
             var bg = page.background
             if let c = args.arg("color") { bg.color = c.text == "none" ? nil : try c.color() }
             if args.has("no-image") { bg.image = nil }
@@ -220,7 +211,6 @@ enum BackgroundCommand: TechoCommand {
                 }
             }
             page.background = bg
-            pages[page.id] = page
         }
     }
 }

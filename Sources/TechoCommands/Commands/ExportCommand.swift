@@ -47,7 +47,7 @@ enum ExportCommand: TechoCommand {
     /// Shared by export and build: decides the outputs from -o/--format/--scale and writes them.
     static func export(_ chosen: [(position: Int, page: Page)], total: Int, title: String, args: ParsedArguments, defaultFolder: URL,
                        renderer: PageRenderer, io: CommandIO) throws -> [URL] {
-        var settings = ExportSettings()
+        var settings = ExportSettings.fromEnvironment()
         let out = args.arg("output")
         let implied = out.flatMap { ExportFormat.implied(by: $0.text) }
         if let f = args.arg("format") {

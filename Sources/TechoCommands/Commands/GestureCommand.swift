@@ -47,8 +47,7 @@ enum GestureCommand: TechoCommand {
                 throw CommandError(.dataError, "\(r.text): \(error)")
             }
         }
-        try store.transaction(description: "gesture \(pos[2].text)") { journal, pages in
-            var page = try JournalAccess.page(pos[1], in: pages, journal: journal)
+        try JournalAccess.editPage(pos[1], of: store, description: "gesture \(pos[2].text)") { page in
             let i = try JournalAccess.elementIndex(pos[2], on: page)
             guard page.elements[i].kind != .ink else {
                 throw CommandError(.dataError, "ID: '\(pos[2].text)' is an ink layer; ink has no transform to move")
@@ -62,7 +61,6 @@ enum GestureCommand: TechoCommand {
                 }
             }
             page.elements[i].placement = placement
-            pages[page.id] = page
         }
     }
 

@@ -55,7 +55,7 @@ enum ShowCommand: TechoCommand {
         var bg: [String] = []
         if let c = page.background.color { bg.append("colour \(c)") }
         if let i = page.background.image { bg.append("image \(i.asset.path) (\(i.mode.rawValue), opacity \(fmt(i.opacity)))") }
-        if let p = page.background.paper { bg.append("\(p.pattern.rawValue) paper every \(fmt(p.spacing)) px in \(p.color)") }
+        if let p = page.background.paper { bg.append("\(p.pattern.rawValue) paper every \(fmt(round2(p.spacing))) px in \(p.color)") }
         io.out("background: \(bg.isEmpty ? "transparent" : bg.joined(separator: ", "))\n")
         if !page.slots.isEmpty { io.out("slots: \(page.slots.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", "))\n") }
         io.out(page.elements.isEmpty ? "no elements\n" : "elements, bottom to top:\n")

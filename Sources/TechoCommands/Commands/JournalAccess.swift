@@ -61,3 +61,16 @@ enum JournalAccess {
         return (bytes, info.format == .png ? "png" : "jpg", info)
     }
 }
+
+extension JournalAccess {
+    /// Runs `body` on the page named by `pageArg` as one history step named `description`, and
+    /// saves the page it leaves behind. Nothing is written when `body` throws or changes nothing.
+    static func editPage<R>(_ pageArg: Arg, of store: JournalStore, description: String, _ body: (inout Page) throws -> R) throws -> R {
+        try store.transaction(description: description) { journal, pages in
+            var page = try JournalAccess.page(pageArg, in: pages, journal: journal)
+            let result = try body(&page)
+            pages[page.id] = page
+            return result
+        }
+    }
+}

@@ -30,8 +30,27 @@ struct ExportSettings {
     var format: ExportFormat = .png
     /// JPEG quality 1…100. Default 92.
     var quality = 92
-    /// PNG zlib level 0…9. Default 6.
-    var level = 6
+    /// PNG compression level 0…9. Default 4: libdeflate's level 4 already compresses pages
+    /// as well as zlib's 6, at about two thirds of level 6's time (docs/performance.md).
+    var level = 4
+    /// Pages rendered at once. Default: one per core (`TECHO_JOBS` overrides).
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// Print each phase's time to stderr (`TECHO_TIMINGS=1`). Default false.
+    var timings = false
+
+    /// The defaults, with `TECHO_JOBS=N` and `TECHO_TIMINGS=1` from the environment applied.
+    static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) -> ExportSettings {
+        var s = ExportSettings()
+        if let j = env["TECHO_JOBS"].flatMap({ Int($0) }), j > 0 { s.jobs = min(j, 256) }
+        s.timings = env["TECHO_TIMINGS"].map { !$0.isEmpty && $0 != "0" } ?? false
+        return s
+    }
+}
+
+/// Seconds since `start`.
+private func seconds(since start: ContinuousClock.Instant) -> Double {
+    let d = ContinuousClock.now - start
+    return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
 }
 
 enum Exporter {
@@ -46,8 +65,10 @@ enum Exporter {
     }
 
     /// Renders and writes the pages; returns the files written. `progress` is told each page done.
-    static func run(pages: [Page], outputs: [URL], title: String, settings: ExportSettings, renderer: PageRenderer,
-                    io: CommandIO) throws -> [URL] {
+    static func run(
+        pages: [Page], outputs: [URL], title: String, settings: ExportSettings, renderer: PageRenderer,
+        io: CommandIO
+    ) throws -> [URL] {
         precondition(settings.format == .pdf ? outputs.count == 1 : outputs.count == pages.count, "one output per page")
         let lock = NSLock()
         var staged: [StagedFile?] = Array(repeating: nil, count: pages.count)
@@ -55,39 +76,74 @@ enum Exporter {
         var errors: [(Int, Error)] = []
         var warnings: [String] = []
         var done = 0
+        var next = 0
+        // Seconds per phase, summed over pages: render (decode included), encode, write.
+        var phase = (render: 0.0, encode: 0.0, write: 0.0)
+        let decodeBefore = DecodeClock.nanoseconds
+        let started = ContinuousClock.now
         let showProgress = io.stderrIsTerminal && pages.count > 1
-        DispatchQueue.concurrentPerform(iterations: pages.count) { i in
-            lock.lock()
-            let stop = !errors.isEmpty
-            lock.unlock()
-            if stop { return }
-            do {
-                let page = pages[i]
-                let rendered = try renderer.render(page, scale: settings.scale(page))
-                let name = "page \(page.id)"
-                switch settings.format {
-                case .png:
-                    let bytes = try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: settings.level, name: name)
-                    let s = try StagedFile.stage(bytes, as: outputs[i])
-                    lock.lock(); staged[i] = s; lock.unlock()
-                case .jpeg:
-                    let bytes = try JPEGEncoder.encode(rendered.pixmap, quality: settings.quality, dpi: rendered.dpi, name: name)
-                    let s = try StagedFile.stage(bytes, as: outputs[i])
-                    lock.lock(); staged[i] = s; lock.unlock()
-                case .pdf:
-                    let img = try PDFWriter.pageImage(rendered.pixmap, dpi: rendered.dpi, name: name)
-                    lock.lock(); pdfPages[i] = img; lock.unlock()
-                }
+        // A fixed pool of workers takes pages in order, so at most `jobs` pages are in memory.
+        let workers = max(1, min(settings.jobs, pages.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
                 lock.lock()
-                warnings += rendered.warnings.map { "page \(page.id): \($0)" }
-                done += 1
-                if showProgress { io.err("\rtecho: exported \(done)/\(pages.count) pages") }
+                let stop = !errors.isEmpty || next >= pages.count
+                let i = next
+                next += 1
                 lock.unlock()
-            } catch {
-                lock.lock(); errors.append((i, error)); lock.unlock()
+                if stop { return }
+                do {
+                    let page = pages[i]
+                    let t0 = ContinuousClock.now
+                    let rendered = try renderer.render(page, scale: settings.scale(page))
+                    let rendering = seconds(since: t0)
+                    let t1 = ContinuousClock.now
+                    var encoding = 0.0
+                    let name = "page \(page.id)"
+                    defer {
+                        lock.lock()
+                        phase.render += rendering
+                        phase.encode += encoding
+                        phase.write += max(0, seconds(since: t1) - encoding)
+                        lock.unlock()
+                    }
+                    switch settings.format {
+                    case .png:
+                        let bytes = try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: settings.level, name: name)
+                        encoding = seconds(since: t1)
+                        let s = try StagedFile.stage(bytes, as: outputs[i])
+                        lock.lock(); staged[i] = s; lock.unlock()
+                    case .jpeg:
+                        let bytes = try JPEGEncoder.encode(rendered.pixmap, quality: settings.quality, dpi: rendered.dpi, name: name)
+                        encoding = seconds(since: t1)
+                        let s = try StagedFile.stage(bytes, as: outputs[i])
+                        lock.lock(); staged[i] = s; lock.unlock()
+                    case .pdf:
+                        let img = try PDFWriter.pageImage(rendered.pixmap, dpi: rendered.dpi, name: name)
+                        encoding = seconds(since: t1)
+                        lock.lock(); pdfPages[i] = img; lock.unlock()
+                    }
+                    lock.lock()
+                    warnings += rendered.warnings.map { "page \(page.id): \($0)" }
+                    done += 1
+                    if showProgress { io.err("\rtecho: exported \(done)/\(pages.count) pages") }
+                    lock.unlock()
+                } catch {
+                    lock.lock(); errors.append((i, error)); lock.unlock()
+                }
             }
         }
         if showProgress { io.err("\n") }
+        if settings.timings {
+            // Decode happens inside render (assets are decoded when first drawn): compose is
+            // render minus decode. Phases are summed over pages, so with several workers they
+            // may add up to more than the wall time.
+            let decode = Double(DecodeClock.nanoseconds - decodeBefore) / 1e9
+            io.err(
+                String(
+                    format: "techo: timings: pages %d, jobs %d, wall %.4f s, decode %.4f s, compose %.4f s, encode %.4f s, write %.4f s\n",
+                    pages.count, workers, seconds(since: started), decode, max(0, phase.render - decode), phase.encode, phase.write))
+        }
         if let (_, first) = errors.min(by: { $0.0 < $1.0 }) {
             StagedFile.discard(staged.compactMap { $0 })
             throw first

@@ -1,0 +1,180 @@
+// The reference page, end to end: whole-process wall time of `techo export` (median of runs
+// after a warm-up, min-max), peak memory (max RSS of the child, from wait4), output size and the
+// exporter's phase split (TECHO_TIMINGS=1); 20 pages on 1 core against 2; time against page count;
+// and rsvg-convert rendering an equivalent SVG of the same page, when it is installed.
+//
+// Files go to bench-out/page/ in the current folder; the pictures are made by techo-assets.
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One finished child process.
+struct ChildRun {
+    var seconds: Double
+    /// Peak resident memory, MiB (ru_maxrss).
+    var maxRSS: Double
+    /// User + system CPU seconds of the child.
+    var cpu: Double
+    var status: Int32
+    var stderr: String
+}
+
+/// Runs `argv` (looked up in PATH when it has no slash) with `env` added to ours; stdout to
+/// /dev/null, stderr captured. Wall time is measured around spawn and wait4.
+func runChild(_ argv: [String], env extra: [String: String] = [:]) -> ChildRun {
+    let errPath = FileManager.default.temporaryDirectory.appendingPathComponent("techo-bench-\(getpid()).err").path
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in extra { env[k] = v }
+    let cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+    let cEnv: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { cArgs.forEach { free($0) }; cEnv.forEach { free($0) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    var pid: pid_t = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    let rc = posix_spawnp(&pid, argv[0], &actions, nil, cArgs, cEnv)
+    guard rc == 0 else { return ChildRun(seconds: 0, maxRSS: 0, cpu: 0, status: -1, stderr: "cannot run \(argv[0]): \(String(cString: strerror(rc)))") }
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+    unlink(errPath)
+    let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return ChildRun(seconds: seconds, maxRSS: Double(usage.ru_maxrss) / 1024, cpu: cpu, status: exit, stderr: err)
+}
+
+/// Several runs after `warmups` unmeasured ones; fails loudly when a run fails.
+func measureRuns(_ argv: [String], env: [String: String] = [:], runs: Int, warmups: Int = 1) -> [ChildRun]? {
+    var out: [ChildRun] = []
+    for i in 0..<(warmups + runs) {
+        let r = runChild(argv, env: env)
+        guard r.status == 0 else {
+            print("  failed (exit \(r.status)): \(argv.joined(separator: " "))\n  \(r.stderr)")
+            return nil
+        }
+        if i >= warmups { out.append(r) }
+    }
+    return out
+}
+
+private func median(_ v: [Double]) -> Double {
+    let s = v.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+private func summary(_ runs: [ChildRun]) -> String {
+    let t = runs.map(\.seconds)
+    return String(
+        format: "%.3f s median of %d (min %.3f, max %.3f), CPU %.3f s, peak RSS %.1f MiB",
+        median(t), runs.count, t.min()!, t.max()!, median(runs.map(\.cpu)), runs.map(\.maxRSS).max()!)
+}
+
+/// The value after `key ` in a TECHO_TIMINGS line ("… decode 0.0912 s, …").
+private func timing(_ key: String, in text: String) -> Double? {
+    guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("techo: timings:") }),
+        let r = line.range(of: " \(key) ")
+    else { return nil }
+    return Double(line[r.upperBound...].prefix { $0 == "." || $0.isNumber })
+}
+
+private func fileSize(_ path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.intValue ?? 0
+}
+
+func pageBench() {
+    let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    let techo = bin.appendingPathComponent("techo").path, assets = bin.appendingPathComponent("techo-assets").path
+    guard FileManager.default.isExecutableFile(atPath: techo), FileManager.default.isExecutableFile(atPath: assets) else {
+        print("  needs techo and techo-assets beside techo-bench (make bench builds them)")
+        return
+    }
+    let dir = URL(fileURLWithPath: "bench-out/page", relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
+    let work = dir.path
+    let runs = Int(ProcessInfo.processInfo.environment["TECHO_BENCH_RUNS"] ?? "") ?? 7
+    do {
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        guard runChild([assets, "bench", work]).status == 0 else { print("  techo-assets failed"); return }
+        let page = ReferencePage()
+        // A journal of the page alone, and one of 20 copies of it for the multi-page figures.
+        var journals: [String] = []
+        for pages in [1, 20] {
+            let manifest = dir.appendingPathComponent("reference-\(pages).json")
+            try Data(page.manifest(pages: pages).utf8).write(to: manifest)
+            let journal = dir.appendingPathComponent("reference-\(pages).techo").path
+            try? FileManager.default.removeItem(atPath: journal)
+            let built = runChild([techo, "build", manifest.path, "--journal", journal, "-o", work + "/built"])
+            guard built.status == 0 else { print("  techo build failed: \(built.stderr)"); return }
+            try? FileManager.default.removeItem(atPath: work + "/built")
+            journals.append(journal)
+        }
+
+        // One page.
+        let out = work + "/p01.png"
+        let export = [techo, "export", journals[0], "--page", "p01", "-o", out]
+        print("  page: A5 at 300 dpi (1748x2480), 4 photos 4032x3024, 12 stickers, 6 text blocks, 182 ink strokes")
+        // Wall times on a busy machine include waiting for a core; say how busy it is.
+        if let load = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8).split(separator: " ").first {
+            print("  machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load) before the runs")
+        }
+        guard let single = measureRuns(export, env: ["TECHO_TIMINGS": "1"], runs: runs) else { return }
+        print("  techo export, 1 page:   " + summary(single))
+        let first = try Data(contentsOf: URL(fileURLWithPath: out))
+        print(String(format: "  output: %d bytes (%.2f MB)", first.count, Double(first.count) / 1e6))
+        let phases = ["decode", "compose", "encode", "write"].map { key in median(single.compactMap { timing(key, in: $0.stderr) }) }
+        print(
+            String(
+                format: "  phases (median): decode %.0f ms, compose %.0f ms, encode %.0f ms, write %.0f ms; process %.0f ms",
+                phases[0] * 1000, phases[1] * 1000, phases[2] * 1000, phases[3] * 1000, median(single.map(\.seconds)) * 1000))
+        _ = runChild(export)
+        let again = try Data(contentsOf: URL(fileURLWithPath: out))
+        print("  deterministic: \(again == first ? "yes, two exports are byte-identical" : "NO, two exports differ")")
+
+        // Pages on one core against two, and time against page count.
+        let ids = (1...20).map { String(format: "p%02d", $0) }
+        func pagesArgs(_ n: Int) -> [String] {
+            let folder = work + "/pages-\(n)"
+            try? FileManager.default.removeItem(atPath: folder)
+            return [techo, "export", journals[1]] + ids.prefix(n).flatMap { ["--page", $0] } + ["-o", folder]
+        }
+        let multiRuns = max(1, runs / 3)
+        var byCount: [(Int, Double)] = []
+        for n in [5, 10, 20] {
+            guard let r = measureRuns(pagesArgs(n), runs: multiRuns) else { return }
+            print(String(format: "  %2d pages, 2 cores: ", n) + summary(r) + String(format: ", %.3f s a page", median(r.map(\.seconds)) / Double(n)))
+            byCount.append((n, median(r.map(\.seconds))))
+        }
+        let perPage = byCount.map { $0.1 / Double($0.0) }
+        print(
+            String(
+                format: "  linearity: seconds a page at 5/10/20 pages %.3f / %.3f / %.3f (spread %.0f%%)",
+                perPage[0], perPage[1], perPage[2], (perPage.max()! / perPage.min()! - 1) * 100))
+        if let one = measureRuns(["taskset", "-c", "0"] + pagesArgs(20), runs: multiRuns) {
+            print("  20 pages, 1 core:  " + summary(one))
+            print(String(format: "  2 cores against 1: %.2fx faster", median(one.map(\.seconds)) / byCount[2].1))
+        }
+
+        // rsvg-convert on the same page.
+        let svg = dir.appendingPathComponent("reference.svg")
+        try Data(try page.svg().utf8).write(to: svg)
+        let rsvgOut = work + "/reference-rsvg.png"
+        if runChild(["rsvg-convert", "--version"]).status == 0 {
+            guard let rsvg = measureRuns(["rsvg-convert", "-o", rsvgOut, svg.path], runs: max(3, runs / 2)) else { return }
+            print("  rsvg-convert, 1 page:   " + summary(rsvg) + ", \(fileSize(rsvgOut)) bytes")
+            print(
+                String(
+                    format: "  techo against rsvg-convert: %.1fx faster (%.3f s against %.3f s)",
+                    median(rsvg.map(\.seconds)) / median(single.map(\.seconds)), median(single.map(\.seconds)), median(rsvg.map(\.seconds))))
+        } else {
+            print("  rsvg-convert not installed (Debian librsvg2-bin): no comparison")
+        }
+    } catch {
+        print("  page bench failed: \(error)")
+    }
+}
