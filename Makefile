@@ -42,7 +42,7 @@ lint:
 	swift format lint --strict --recursive Sources Tests Package.swift
 	@echo "make lint: no findings"
 # Hostile-input checks (docs/fuzzing.md).
-#   make fuzz   run every fuzz target for FUZZ_SECONDS each (default 600), FUZZ_JOBS at a time
+#   make fuzz   run every fuzz target, one after another, for FUZZ_SECONDS each (default 600)
 #   make asan   build and test in debug under AddressSanitizer (SANITIZE_FILTER picks the tests)
 #   make tsan   the same under ThreadSanitizer
 FUZZ_SECONDS ?= 600

@@ -107,6 +107,18 @@ import Testing
         #expect(try ws.bytes("j.techo/pages/p1.json") == before)
     }
 
+    @Test func thousandsOfProblemsAreSummarised() throws {
+        let ws = try Workspace()
+        let bad = Array(repeating: #"{"type":"text","text":"x","size":-1}"#, count: 3000).joined(separator: ",")
+        try ws.write("m.json", #"{"pages":[{"id":"a","elements":["# + bad + "]}]}")
+        let r = try ws.run(timeout: 60, ["build", "m.json"]).result
+        #expect(r.code == 65)
+        #expect(r.err.hasPrefix("techo: error: m.json: 3000 problems:\n"), "\(r.err.prefix(300))")
+        #expect(r.err.contains("pages[0].elements[49].size"))
+        #expect(!r.err.contains("pages[0].elements[50].size"))
+        #expect(r.err.hasSuffix("techo: error:   … and 2950 more\n"), "\(r.err.suffix(200))")
+    }
+
     @Test func pageOverTheElementLimitIsRefused() throws {
         let ws = try Workspace()
         let one = #"{"type":"ink","strokes":[{"tool":"pencil","width":1,"points":[[0,0],[1,1]]}]}"#
