@@ -166,8 +166,8 @@ enum Sampler {
                            du: Double, dv: Double, count: Int, into out: UnsafeMutablePointer<UInt8>) {
         for i in 0..<count {
             let u = u0 + Double(i) * du, v = v0 + Double(i) * dv
-            let xi = Int(clampSample(u, Double(width - 1)).rounded(.down))
-            let yi = Int(clampSample(v, Double(height - 1)).rounded(.down))
+            let xi = floorInt(clampSample(u, Double(width - 1)))
+            let yi = floorInt(clampSample(v, Double(height - 1)))
             let p = s + 4 * (yi * width + xi), o = out + 4 * i
             o[0] = p[0]; o[1] = p[1]; o[2] = p[2]; o[3] = p[3]
         }
@@ -182,19 +182,41 @@ enum Sampler {
         for i in 0..<count {
             let u = u0 + Double(i) * du, v = v0 + Double(i) * dv
             let uc = clampSample(u, Double(width), low: -1), vc = clampSample(v, Double(height), low: -1)
-            let fu = uc.rounded(.down), fv = vc.rounded(.down)
-            let wx = UInt32(((uc - fu) * 256).rounded()), wy = UInt32(((vc - fv) * 256).rounded())
-            let x0 = Int(fu), y0 = Int(fv)
+            // floor and round-half-up of non-negative fractions without calls into libm (x86-64's
+            // baseline has no rounding instruction): the same values, bit for bit.
+            let x0 = floorInt(uc), y0 = floorInt(vc)
+            let wx = roundWeight((uc - Double(x0)) * 256), wy = roundWeight((vc - Double(y0)) * 256)
             let xa = min(max(x0, 0), maxX), xb = min(max(x0 + 1, 0), maxX)
             let ya = min(max(y0, 0), maxY), yb = min(max(y0 + 1, 0), maxY)
-            let p00 = s + 4 * (ya * width + xa), p01 = s + 4 * (ya * width + xb)
-            let p10 = s + 4 * (yb * width + xa), p11 = s + 4 * (yb * width + xb)
             let w00 = (256 - wx) * (256 - wy), w01 = wx * (256 - wy), w10 = (256 - wx) * wy, w11 = wx * wy
+            // One pixel is four bytes: read each as a little-endian UInt32 and spread its
+            // channels over the lanes of a vector.
+            let p00 = pixel(s + 4 * (ya * width + xa)), p01 = pixel(s + 4 * (ya * width + xb))
+            let p10 = pixel(s + 4 * (yb * width + xa)), p11 = pixel(s + 4 * (yb * width + xb))
+            var t = p00 &* w00
+            t &+= p01 &* w01
+            t &+= p10 &* w10
+            t &+= p11 &* w11
+            t = (t &+ 32768) &>> 16
             let o = out + 4 * i
-            for k in 0..<4 {
-                let t = UInt32(p00[k]) * w00 + UInt32(p01[k]) * w01 + UInt32(p10[k]) * w10 + UInt32(p11[k]) * w11
-                o[k] = UInt8(truncatingIfNeeded: (t + 32768) >> 16)
-            }
+            o[0] = UInt8(truncatingIfNeeded: t[0]); o[1] = UInt8(truncatingIfNeeded: t[1])
+            o[2] = UInt8(truncatingIfNeeded: t[2]); o[3] = UInt8(truncatingIfNeeded: t[3])
         }
+    }
+
+    /// ⌊v⌋ for a finite |v| < 2^62.
+    @inline(__always) static func floorInt(_ v: Double) -> Int {
+        let t = Int(v)
+        return Double(t) > v ? t - 1 : t
+    }
+
+    /// `w.rounded()` for 0 ≤ w ≤ 256 (half away from zero, as `rounded()` does).
+    @inline(__always) static func roundWeight(_ w: Double) -> UInt32 {
+        let t = UInt32(w)
+        return w - Double(t) >= 0.5 ? t + 1 : t
+    }
+
+    @inline(__always) private static func pixel(_ p: UnsafePointer<UInt8>) -> SIMD4<UInt32> {
+        SIMD4(UInt32(p[0]), UInt32(p[1]), UInt32(p[2]), UInt32(p[3]))
     }
 }

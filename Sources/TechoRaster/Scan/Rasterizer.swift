@@ -226,7 +226,7 @@ struct Accumulator {
         let dxdy = e.dxdy, dir = e.dir
         var x = e.x0 + dxdy * (top - e.y0)
         let yStart = Int(top)
-        let yEnd = min(rowHi, Int(bottom.rounded(.up)))
+        let yEnd = min(rowHi, Int(ceilFloat(bottom)))
         if yStart >= yEnd { return }
         let maxCell = stride - 1
         for y in yStart..<yEnd {
@@ -237,9 +237,9 @@ struct Accumulator {
             let xnext = x + dxdy * dy
             let d = dy * dir
             let (xa, xb) = x < xnext ? (x, xnext) : (xnext, x)
-            let xaFloor = xa.rounded(.down)
+            let xaFloor = floorFloat(xa)
             let xa_i = min(max(Int(xaFloor), 0), maxCell - 1)
-            let xbCeil = xb.rounded(.up)
+            let xbCeil = ceilFloat(xb)
             let xb_i = min(max(Int(xbCeil), 0), maxCell)
             var hi = xa_i + 1
             if xb_i <= xa_i + 1 {
@@ -312,4 +312,19 @@ struct Accumulator {
     }
     if !antiAlias { return v >= 0.5 ? 255 : 0 }
     return UInt8(v * 255 + 0.5)
+}
+
+/// `v.rounded(.down)` without a call into libm (x86-64's baseline has no rounding
+/// instruction): the same value for every float (whole above 2^23, NaN passed through).
+@inline(__always) func floorFloat(_ v: Float) -> Float {
+    guard abs(v) < 8_388_608 else { return v }
+    let t = Float(Int32(v))
+    return t > v ? t - 1 : t
+}
+
+/// `v.rounded(.up)`, likewise.
+@inline(__always) func ceilFloat(_ v: Float) -> Float {
+    guard abs(v) < 8_388_608 else { return v }
+    let t = Float(Int32(v))
+    return t < v ? t + 1 : t
 }
