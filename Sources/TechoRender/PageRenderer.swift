@@ -36,6 +36,10 @@ public final class PageRenderer: @unchecked Sendable {
         let size = try resolvedSize(of: page)
         let (w, h) = try deviceSize(page: page, size: size, scale: scale)
         var canvas = Canvas(page: page, scale: scale, pixmap: Pixmap(width: w, height: h))
+        // The pictures decode on other cores while the background and the first elements draw.
+        let decoding = DispatchGroup()
+        prefetchPictures(of: page, canvas: canvas, group: decoding)
+        defer { decoding.wait() }
         do { try drawBackground(page.background, on: &canvas) } catch let e as RenderError { throw e } catch {
             throw RenderError(pageID: page.id, message: "background: \(error)")
         }
