@@ -158,10 +158,10 @@ func pageBench() {
         print("  techo export, 1 page:   " + summary(single))
         let first = try Data(contentsOf: URL(fileURLWithPath: out))
         print(String(format: "  output: %d bytes (%.2f MB)", first.count, Double(first.count) / 1e6))
-        let phases = ["decode", "compose", "encode", "write"].map { key in median(single.compactMap { timing(key, in: $0.stderr) }) }
+        let phases = ["render", "decode", "encode", "write"].map { key in median(single.compactMap { timing(key, in: $0.stderr) }) }
         print(
             String(
-                format: "  phases (median): decode %.0f ms, compose %.0f ms, encode %.0f ms, write %.0f ms; process %.0f ms",
+                format: "  phases (median): render %.0f ms (decoding %.0f ms on other cores meanwhile), encode %.0f ms, write %.0f ms; process %.0f ms",
                 phases[0] * 1000, phases[1] * 1000, phases[2] * 1000, phases[3] * 1000, median(single.map(\.seconds)) * 1000))
         _ = runChild(export)
         let again = try Data(contentsOf: URL(fileURLWithPath: out))
@@ -181,11 +181,14 @@ func pageBench() {
             print(String(format: "  %2d pages, 2 cores: ", n) + summary(r) + String(format: ", %.3f s a page", median(r.map(\.seconds)) / Double(n)))
             byCount.append((n, median(r.map(\.seconds))))
         }
-        let perPage = byCount.map { $0.1 / Double($0.0) }
-        print(
-            String(
-                format: "  linearity: seconds a page at 5/10/20 pages %.3f / %.3f / %.3f (spread %.0f%%)",
-                perPage[0], perPage[1], perPage[2], (perPage.max()! / perPage.min()! - 1) * 100))
+        // Linear growth: a least-squares line t = a + b·n through the three counts, and how far
+        // the points are from it.
+        let ns = byCount.map { Double($0.0) }, ts = byCount.map(\.1)
+        let mn = ns.reduce(0, +) / 3, mt = ts.reduce(0, +) / 3
+        let slope = zip(ns, ts).reduce(0) { $0 + ($1.0 - mn) * ($1.1 - mt) } / ns.reduce(0) { $0 + ($1 - mn) * ($1 - mn) }
+        let start = mt - slope * mn
+        let worst = zip(ns, ts).map { abs($0.1 - (start + slope * $0.0)) / $0.1 }.max()!
+        print(String(format: "  linearity: t = %.3f s + %.3f s x pages; the counts lie within %.1f%% of that line", start, slope, worst * 100))
         if let one = measureRuns(["taskset", "-c", "0"] + pagesArgs(20), runs: multiRuns) {
             print("  20 pages, 1 core:  " + summary(one))
             print(String(format: "  2 cores against 1: %.2fx faster", median(one.map(\.seconds)) / byCount[2].1))

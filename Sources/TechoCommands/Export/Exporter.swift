@@ -135,14 +135,14 @@ enum Exporter {
         }
         if showProgress { io.err("\n") }
         if settings.timings {
-            // Decode happens inside render (assets are decoded when first drawn): compose is
-            // render minus decode. Phases are summed over pages, so with several workers they
-            // may add up to more than the wall time.
+            // Decode is summed over threads and overlaps render (a page's pictures decode on
+            // other cores while it composes); render includes waiting for them. Phases are summed
+            // over pages, so with several workers they may add up to more than the wall time.
             let decode = Double(DecodeClock.nanoseconds - decodeBefore) / 1e9
             io.err(
                 String(
-                    format: "techo: timings: pages %d, jobs %d, wall %.4f s, decode %.4f s, compose %.4f s, encode %.4f s, write %.4f s\n",
-                    pages.count, workers, seconds(since: started), decode, max(0, phase.render - decode), phase.encode, phase.write))
+                    format: "techo: timings: pages %d, jobs %d, wall %.4f s, render %.4f s, decode %.4f s, encode %.4f s, write %.4f s\n",
+                    pages.count, workers, seconds(since: started), phase.render, decode, phase.encode, phase.write))
         }
         if let (_, first) = errors.min(by: { $0.0 < $1.0 }) {
             StagedFile.discard(staged.compactMap { $0 })
