@@ -41,7 +41,7 @@ let package = Package(
                     exclude: ["Fixtures", "References"]),
         .testTarget(name: "TechoCodecsTests", dependencies: ["TechoCodecs", "TechoTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TechoTextTests", dependencies: ["TechoText", "TechoTestSupport"], exclude: ["References"]),
-        .testTarget(name: "TechoModelTests", dependencies: ["TechoModel"], exclude: ["Fixtures"]),
+        .testTarget(name: "TechoModelTests", dependencies: ["TechoModel", "TechoTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TechoRenderTests", dependencies: ["TechoRender", "TechoTestSupport"]),
         .testTarget(name: "TechoCommandsTests", dependencies: ["TechoCommands", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),
     ],

@@ -1,20 +1,11 @@
 // Test helpers: a seeded RNG and temp folders.
 
 import Foundation
+import TechoTestSupport
 @testable import TechoModel
 
-/// SplitMix64: small, seeded, the same numbers on every machine.
-struct SeededRNG: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The seeded generator every test target shares (SplitMix64, from TechoTestSupport).
+typealias SeededRNG = SplitMix64
 
 /// A fresh empty folder under the system temp folder, removed by `cleanup()`.
 struct TempDir {
