@@ -17,6 +17,8 @@ let package = Package(
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        // SHA-256 content addresses (docs/decisions/storage.md).
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // The only C we write: whole libpng / libjpeg sessions, so setjmp/longjmp never crosses Swift.
         .target(name: "CTechoShims", dependencies: ["CLibPNG", "CLibJPEG"]),
@@ -25,7 +27,7 @@ let package = Package(
         .target(name: "TechoRaster", dependencies: ["TechoGeometry"]),
         .target(name: "TechoCodecs", dependencies: ["TechoRaster", "CTechoShims", "CLibDeflate"]),
         .target(name: "TechoText", dependencies: ["TechoGeometry", "TechoRaster", "CFreeType", "CHarfBuzz", "CFontconfig"]),
-        .target(name: "TechoModel", dependencies: ["TechoGeometry"]),
+        .target(name: "TechoModel", dependencies: ["TechoGeometry", "CLibCrypto"]),
         .target(name: "TechoRender", dependencies: ["TechoModel", "TechoGeometry", "TechoRaster", "TechoCodecs", "TechoText"]),
         .target(name: "TechoCommands", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoText"]),
         .executableTarget(name: "techo", dependencies: ["TechoCommands"]),

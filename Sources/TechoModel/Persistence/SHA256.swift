@@ -1,88 +1,66 @@
-// SHA-256 as FIPS 180-4 specifies it (message schedule, 64 rounds, Merkle–Damgård padding),
-// written out because Linux has no CryptoKit. Checked against the NIST example vectors.
+// SHA-256 content addresses through OpenSSL's libcrypto (its EVP digest interface), which uses
+// the CPU's SHA extensions where there are some. Checked against the NIST example vectors.
+import CLibCrypto
 
-/// An incremental SHA-256 hasher.
-public struct SHA256: Sendable {
-    private static let k: [UInt32] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-    ]
+#if canImport(Glibc)
+import Glibc
+#endif
 
-    private var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-    private var block: [UInt8] = []
-    private var length: UInt64 = 0
+/// An incremental SHA-256 hasher (FIPS 180-4), backed by libcrypto.
+///
+/// A reference type: copies share one running digest. `finalize()` spends it.
+public final class SHA256 {
+    private let ctx: OpaquePointer
 
-    public init() { block.reserveCapacity(64) }
+    public init() {
+        // Allocation of a digest context only fails when memory is exhausted.
+        guard let c = EVP_MD_CTX_new(), EVP_DigestInit_ex(c, EVP_sha256(), nil) == 1 else {
+            preconditionFailure("libcrypto cannot start a SHA-256 digest")
+        }
+        ctx = c
+    }
+
+    deinit { EVP_MD_CTX_free(ctx) }
+
+    /// Feeds bytes held in contiguous memory.
+    public func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        precondition(EVP_DigestUpdate(ctx, base, bytes.count) == 1, "libcrypto SHA-256 update failed")
+    }
 
     /// Feeds bytes.
-    public mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        length &+= UInt64(bytes.count)
-        var i = bytes.startIndex
-        while i != bytes.endIndex {
-            if block.isEmpty, bytes.distance(from: i, to: bytes.endIndex) >= 64 {
-                let end = bytes.index(i, offsetBy: 64)
-                compress(Array(bytes[i..<end]))
-                i = end
-                continue
-            }
-            block.append(bytes[i])
-            i = bytes.index(after: i)
-            if block.count == 64 { compress(block); block.removeAll(keepingCapacity: true) }
-        }
+    public func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        if let done: Void = bytes.withContiguousStorageIfAvailable({ update(UnsafeRawBufferPointer($0)) }) { return done }
+        Array(bytes).withUnsafeBytes { update($0) }
     }
 
     /// The 32-byte digest; the hasher is spent.
-    public mutating func finalize() -> [UInt8] {
-        let bits = length &* 8
-        block.append(0x80)
-        if block.count > 56 {
-            while block.count < 64 { block.append(0) }
-            compress(block); block.removeAll(keepingCapacity: true)
-        }
-        while block.count < 56 { block.append(0) }
-        for s in stride(from: 56, through: 0, by: -8) { block.append(UInt8(truncatingIfNeeded: bits >> UInt64(s))) }
-        compress(block)
-        return h.flatMap { w in [UInt8(w >> 24), UInt8(w >> 16 & 0xff), UInt8(w >> 8 & 0xff), UInt8(w & 0xff)] }
+    public func finalize() -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 32)
+        var n: UInt32 = 0
+        precondition(out.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(ctx, $0.baseAddress, &n) } == 1 && n == 32,
+                     "libcrypto SHA-256 final failed")
+        return out
     }
 
     /// The digest of `bytes`.
     public static func hash<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
-        var s = SHA256()
+        let s = SHA256()
         s.update(bytes)
         return s.finalize()
     }
 
     /// The digest of `bytes` as lowercase hex.
     public static func hex<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        for b in hash(bytes) { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
-        return String(decoding: out, as: UTF8.self)
+        hexString(hash(bytes))
     }
 
-    private mutating func compress(_ chunk: [UInt8]) {
-        @inline(__always) func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
-        var w = [UInt32](repeating: 0, count: 64)
-        for t in 0..<16 {
-            w[t] = UInt32(chunk[4 * t]) << 24 | UInt32(chunk[4 * t + 1]) << 16 | UInt32(chunk[4 * t + 2]) << 8 | UInt32(chunk[4 * t + 3])
-        }
-        for t in 16..<64 {
-            let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
-            let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
-            w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
-        }
-        var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
-        for t in 0..<64 {
-            let t1 = hh &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ SHA256.k[t] &+ w[t]
-            let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
-            hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
-        }
-        h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d; h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
+    /// A digest as lowercase hex.
+    public static func hexString(_ digest: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(digest.count * 2)
+        for b in digest { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
+        return String(decoding: out, as: UTF8.self)
     }
 }
