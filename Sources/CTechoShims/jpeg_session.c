@@ -85,8 +85,10 @@ static void init_errors(jpeg_err *e, char *notes, size_t notes_cap, char *msg, s
     e->notes_cap = notes_cap;
 }
 
+/* probe: with out == NULL, decode every scanline (at 1/scale_denom) into one row that libjpeg
+ * allocates and frees, so the whole entropy-coded stream is checked without an image buffer. */
 static int jpeg_read_session(const uint8_t *data, size_t size, techo_limits limits, int scale_denom,
-                             techo_jpeg_info *info, uint8_t *out, size_t out_size,
+                             techo_jpeg_info *info, uint8_t *out, size_t out_size, int probe,
                              char *notes, size_t notes_cap, char *msg, size_t msg_cap) {
     techo_set_message(msg, msg_cap, "");
     if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) {
@@ -141,6 +143,16 @@ static int jpeg_read_session(const uint8_t *data, size_t size, techo_limits limi
     jpeg_calc_output_dimensions(&cinfo);
     inf->output_width = cinfo.output_width;
     inf->output_height = cinfo.output_height;
+    if (out == NULL && probe) {
+        jpeg_start_decompress(&cinfo);
+        JSAMPARRAY row = (*cinfo.mem->alloc_sarray)((j_common_ptr)&cinfo, JPOOL_IMAGE,
+                                                    cinfo.output_width * (JDIMENSION)cinfo.output_components, 1);
+        while (cinfo.output_scanline < cinfo.output_height)
+            if (jpeg_read_scanlines(&cinfo, row, 1) == 0) fail(&err, TECHO_ERR_CORRUPT, "decoder made no progress");
+        jpeg_finish_decompress(&cinfo);
+        jpeg_destroy_decompress(&cinfo);
+        return TECHO_OK;
+    }
     if (out == NULL) {
         jpeg_destroy_decompress(&cinfo);
         return TECHO_OK;
@@ -177,7 +189,12 @@ static int jpeg_read_session(const uint8_t *data, size_t size, techo_limits limi
 
 int techo_jpeg_read_info(const uint8_t *data, size_t size, techo_limits limits, int scale_denom,
                          techo_jpeg_info *info, char *msg, size_t msg_cap) {
-    return jpeg_read_session(data, size, limits, scale_denom, info, NULL, 0, NULL, 0, msg, msg_cap);
+    return jpeg_read_session(data, size, limits, scale_denom, info, NULL, 0, 0, NULL, 0, msg, msg_cap);
+}
+
+int techo_jpeg_probe(const uint8_t *data, size_t size, techo_limits limits,
+                     techo_jpeg_info *info, char *msg, size_t msg_cap) {
+    return jpeg_read_session(data, size, limits, 8, info, NULL, 0, 1, NULL, 0, msg, msg_cap);
 }
 
 int techo_jpeg_decode_rgba(const uint8_t *data, size_t size, techo_limits limits, int scale_denom,
@@ -187,7 +204,7 @@ int techo_jpeg_decode_rgba(const uint8_t *data, size_t size, techo_limits limits
         techo_set_message(msg, msg_cap, "no output buffer");
         return TECHO_ERR_BUFFER;
     }
-    return jpeg_read_session(data, size, limits, scale_denom, NULL, out, out_size, notes, notes_cap, msg, msg_cap);
+    return jpeg_read_session(data, size, limits, scale_denom, NULL, out, out_size, 0, notes, notes_cap, msg, msg_cap);
 }
 
 /* ---- encode ---- */

@@ -93,8 +93,10 @@ static int precheck(const uint8_t *data, size_t size, techo_limits limits, techo
     return TECHO_OK;
 }
 
+/* probe: with out == NULL, read every row into one reused row buffer and then the chunks up
+ * to IEND, so the whole stream is inflated, unfiltered and CRC-checked with memory of one row. */
 static int png_read_session(const uint8_t *data, size_t size, techo_limits limits,
-                            techo_png_info *info_out, uint8_t *out, size_t out_size,
+                            techo_png_info *info_out, uint8_t *out, size_t out_size, int probe,
                             char *notes, size_t notes_cap, char *msg, size_t msg_cap) {
     techo_set_message(msg, msg_cap, "");
     int pre = precheck(data, size, limits, info_out, msg, msg_cap);
@@ -121,9 +123,11 @@ static int png_read_session(const uint8_t *data, size_t size, techo_limits limit
         return TECHO_ERR_NOMEM;
     }
     png_bytepp volatile rows = NULL;
+    png_bytep volatile row = NULL;
     if (setjmp(ctx.jmp)) {
         png_destroy_read_struct(&png, &info, NULL);
         free(rows);
+        free(row);
         return ctx.code;
     }
     png_set_read_fn(png, &reader, read_from_memory);
@@ -145,6 +149,21 @@ static int png_read_session(const uint8_t *data, size_t size, techo_limits limit
     if (!techo_check_limits(w, h, limits)) {
         ctx.code = TECHO_ERR_LIMITS;
         png_error(png, "image size exceeds the limits");
+    }
+    if (out == NULL && probe) {
+        int passes = png_set_interlace_handling(png);
+        png_read_update_info(png, info);
+        row = malloc(png_get_rowbytes(png, info));
+        if (row == NULL) {
+            ctx.code = TECHO_ERR_NOMEM;
+            png_error(png, "out of memory");
+        }
+        for (int pass = 0; pass < passes; pass++)
+            for (uint32_t y = 0; y < h; y++) png_read_row(png, row, NULL);
+        png_read_end(png, NULL);
+        png_destroy_read_struct(&png, &info, NULL);
+        free(row);
+        return TECHO_OK;
     }
     if (out == NULL) {
         png_destroy_read_struct(&png, &info, NULL);
@@ -182,7 +201,12 @@ static int png_read_session(const uint8_t *data, size_t size, techo_limits limit
 
 int techo_png_read_info(const uint8_t *data, size_t size, techo_limits limits,
                         techo_png_info *info, char *msg, size_t msg_cap) {
-    return png_read_session(data, size, limits, info, NULL, 0, NULL, 0, msg, msg_cap);
+    return png_read_session(data, size, limits, info, NULL, 0, 0, NULL, 0, msg, msg_cap);
+}
+
+int techo_png_probe(const uint8_t *data, size_t size, techo_limits limits,
+                    techo_png_info *info, char *msg, size_t msg_cap) {
+    return png_read_session(data, size, limits, info, NULL, 0, 1, NULL, 0, msg, msg_cap);
 }
 
 int techo_png_decode_rgba(const uint8_t *data, size_t size, techo_limits limits,
@@ -192,7 +216,7 @@ int techo_png_decode_rgba(const uint8_t *data, size_t size, techo_limits limits,
         techo_set_message(msg, msg_cap, "no output buffer");
         return TECHO_ERR_BUFFER;
     }
-    return png_read_session(data, size, limits, NULL, out, out_size, notes, notes_cap, msg, msg_cap);
+    return png_read_session(data, size, limits, NULL, out, out_size, 0, notes, notes_cap, msg, msg_cap);
 }
 
 /* ---- write ---- */

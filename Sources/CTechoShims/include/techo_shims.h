@@ -50,6 +50,12 @@ typedef struct {
 int techo_png_read_info(const uint8_t *data, size_t size, techo_limits limits,
                         techo_png_info *info, char *msg, size_t msg_cap);
 
+/* Checks the whole file can be decoded without decoding it into an image: the header within
+ * the limits, then every row inflated and unfiltered into one reused row buffer, then every
+ * chunk to IEND with its CRC. Memory is one row. Fills `info` like techo_png_read_info. */
+int techo_png_probe(const uint8_t *data, size_t size, techo_limits limits,
+                    techo_png_info *info, char *msg, size_t msg_cap);
+
 /* Decodes to straight RGBA8 (width * height * 4 bytes in `out`): palettes and tRNS expanded,
  * 16-bit reduced to its high byte, grey copied to R=G=B, opaque alpha added, Adam7 undone,
  * no gamma. Warnings are appended to `notes` (one per line, truncated to notes_cap). */
@@ -80,6 +86,12 @@ typedef struct {
 /* Reads the header. scale_denom is 1, 2, 4 or 8. Fills `info` on TECHO_OK and TECHO_ERR_LIMITS. */
 int techo_jpeg_read_info(const uint8_t *data, size_t size, techo_limits limits, int scale_denom,
                          techo_jpeg_info *info, char *msg, size_t msg_cap);
+
+/* Checks the whole file can be decoded without an image buffer: the header within the limits,
+ * then every scanline decoded at 1/8 scale into one row (all entropy-coded data is read, so a
+ * truncated or damaged stream fails). Fills `info` like techo_jpeg_read_info at scale 1/8. */
+int techo_jpeg_probe(const uint8_t *data, size_t size, techo_limits limits,
+                     techo_jpeg_info *info, char *msg, size_t msg_cap);
 
 /* Decodes to RGBA8 (alpha 255), output_width * output_height * 4 bytes. Grey becomes R=G=B;
  * CMYK/YCCK (Adobe-inverted) become RGB with R = C*K/255. libjpeg's warnings go to `notes`,

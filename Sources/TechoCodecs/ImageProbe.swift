@@ -1,0 +1,46 @@
+// Whether an image file can be used, without decoding it into an image: the format from its
+// bytes, the header within the limits, then a probe of the whole stream in memory of one row
+// (PNG: every row inflated and unfiltered, every chunk's CRC to IEND; JPEG: every scanline's
+// entropy-coded data decoded at 1/8 scale). Import and `techo check` both call `check`, so they
+// agree on what a usable image is; a new format adds one case to its switch.
+import CTechoShims
+
+/// The one place that decides whether image bytes are usable.
+public enum ImageProbe {
+    /// Checks `bytes` end to end and returns its header. Nothing proportional to the image's
+    /// pixel count is allocated, and nothing at all before the header passes `limits`.
+    /// - Throws: `ImageError` naming `name`: not an image techo reads, over the limits,
+    ///   truncated or corrupt.
+    /// - Complexity: one pass over the compressed data; memory of one row.
+    public static func check(_ bytes: [UInt8], name: String, limits: ImageLimits = .default) throws -> ImageInfo {
+        switch try ImageDecoder.sniff(bytes, name: name) {
+        case .png: return try PNGDecoding.probe(bytes, file: name, limits: limits)
+        case .jpeg: return try JPEGDecoding.probe(bytes, file: name, limits: limits)
+        }
+    }
+
+    /// `check` of the file at `path`, read whole (refused over `limits.maxFileBytes`).
+    public static func check(contentsOf path: String, name: String? = nil, limits: ImageLimits = .default) throws -> ImageInfo {
+        try check(try FileBytes.contents(of: path, name: name, maxBytes: limits.maxFileBytes), name: name ?? path, limits: limits)
+    }
+}
+
+extension PNGDecoding {
+    static func probe(_ bytes: [UInt8], file: String, limits: ImageLimits) throws -> ImageInfo {
+        var raw = techo_png_info()
+        try ShimStatus.check(file: file, format: .png, limits: limits, size: { (Int(raw.width), Int(raw.height)) }) { msg, cap in
+            bytes.withUnsafeBufferPointer { techo_png_probe($0.baseAddress, $0.count, ShimStatus.cLimits(limits), &raw, msg, cap) }
+        }
+        return ImageInfo(format: .png, width: Int(raw.width), height: Int(raw.height))
+    }
+}
+
+extension JPEGDecoding {
+    static func probe(_ bytes: [UInt8], file: String, limits: ImageLimits) throws -> ImageInfo {
+        var raw = techo_jpeg_info()
+        try ShimStatus.check(file: file, format: .jpeg, limits: limits, size: { (Int(raw.width), Int(raw.height)) }) { msg, cap in
+            bytes.withUnsafeBufferPointer { techo_jpeg_probe($0.baseAddress, $0.count, ShimStatus.cLimits(limits), &raw, msg, cap) }
+        }
+        return ImageInfo(format: .jpeg, width: Int(raw.width), height: Int(raw.height), orientation: JPEGMetadata.orientation(in: bytes))
+    }
+}
