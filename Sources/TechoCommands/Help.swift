@@ -14,6 +14,17 @@ enum Help {
         return s
     }
 
+    /// `techo add --help`: the subcommands of one command word, one line each.
+    static func group(_ word: String, commands: [TechoCommand.Type]) -> String {
+        var s = "Usage: techo \(word) SUBCOMMAND [ARGS...]\n\nSubcommands:\n"
+        let width = commands.map { $0.displayName.count }.max() ?? 0
+        for c in commands {
+            s += "  " + c.displayName.padding(toLength: width + 2, withPad: " ", startingAt: 0) + c.summary + "\n"
+        }
+        s += "\nRun 'techo \(word) SUBCOMMAND --help' for a subcommand's options.\n"
+        return s
+    }
+
     static func command(_ c: TechoCommand.Type) -> String {
         var s = "Usage: techo \(c.usage)\n\n\(c.summary)\n"
         if !c.discussion.isEmpty { s += "\n\(c.discussion)\n" }

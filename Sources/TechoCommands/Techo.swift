@@ -84,6 +84,11 @@ public enum Techo {
         guard let command = candidates.first(where: { Array(words.prefix($0.names.count)) == $0.names }) else {
             let known = Set(allCommands.map { $0.names[0] })
             if known.contains(words[0]) {
+                let group = allCommands.filter { $0.names[0] == words[0] }
+                if words.count > 1 && (words[1] == "--help" || words[1] == "-h") {
+                    io.out(Help.group(words[0], commands: group))
+                    return ExitCode.success.rawValue
+                }
                 let subs = allCommands.filter { $0.names[0] == words[0] }.map { $0.names.dropFirst().joined(separator: " ") }
                 let what = words.count > 1 ? "unknown subcommand '\(words[1])' (argument 2)" : "missing subcommand"
                 return fail(io, .usage, "\(words[0]): \(what); expected one of: \(subs.joined(separator: ", "))")
