@@ -9,8 +9,9 @@ enum ExportCommand: TechoCommand {
     static let summary = "render pages to print-quality PNG (or JPEG, or one PDF); prints the files written"
     static let discussion = """
     Pages are written as NN-PAGEID.png into the folder -o names (default: NAME-pages beside the
-    journal). With one page and an -o ending in .png, .jpg or .pdf, -o names the file itself; a PDF
-    holds every exported page at its physical size. --scale 2 of a 300 dpi page renders at 600 dpi.
+    journal). With one page and an -o ending in .png, .jpg or .pdf, -o names the file itself
+    (unless a folder of that name exists: then, as with cp, the pages go into it); a PDF holds
+    every exported page at its physical size. --scale 2 of a 300 dpi page renders at 600 dpi.
     """
     static let options = [
         OptionSpec("page", value: "ID", repeatable: true, help: "export only this page"),
@@ -72,7 +73,11 @@ enum ExportCommand: TechoCommand {
         var target = defaultFolder
         if let out {
             target = URL(fileURLWithPath: io.resolve(out.text))
-            if implied != nil {
+            // An existing folder is written into, whatever its name (like cp): `-o shots.png`
+            // where shots.png/ is a folder puts the pages inside it.
+            var isDirectory: ObjCBool = false
+            let existingFolder = FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory) && isDirectory.boolValue
+            if implied != nil && !existingFolder {
                 isFile = true
                 if settings.format != .pdf && chosen.count > 1 {
                     throw UsageError("-o (argument \(out.token.index)): '\(out.text)' names one file but \(chosen.count) pages are exported; give a folder or --page ID")
@@ -87,7 +92,10 @@ enum ExportCommand: TechoCommand {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw CommandError(.cannotCreate, "\(folder.path): cannot create the output folder")
+            var isDirectory: ObjCBool = false
+            let why = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && !isDirectory.boolValue
+                ? " (a file of that name exists; give a folder or a file name ending in .png, .jpg or .pdf)" : ""
+            throw CommandError(.cannotCreate, "\(folder.path): cannot create the output folder\(why)")
         }
         let outputs = Exporter.outputs(for: chosen, total: total, target: target, isFile: isFile, format: settings.format)
         return try Exporter.run(pages: chosen.map(\.page), outputs: outputs, title: title, settings: settings, renderer: renderer, io: io)

@@ -14,6 +14,10 @@ struct StagedFile {
     /// Writes `bytes` next to `final` under a hidden temp name and flushes them to disk.
     static func stage(_ bytes: [UInt8], as final: URL) throws -> StagedFile {
         let dir = final.deletingLastPathComponent()
+        var st = stat()
+        if lstat(final.path, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR {
+            throw CommandError(.cannotCreate, "\(final.path): is a folder; the exported file cannot replace it (remove it or choose another -o)")
+        }
         removeStaleTemps(of: final)
         let temp = dir.appendingPathComponent(".\(final.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
