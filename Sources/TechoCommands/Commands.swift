@@ -11,5 +11,5 @@ let allCommands: [TechoCommand.Type] = [
     UndoCommand.self, RedoCommand.self, HistoryCommand.self,
     ShowCommand.self,
     ExportCommand.self, BuildCommand.self,
-    CheckCommand.self, FontsCommand.self,
+    CheckCommand.self, GCCommand.self, FontsCommand.self,
 ]

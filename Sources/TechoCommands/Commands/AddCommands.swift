@@ -119,8 +119,9 @@ enum AddPicture {
         let pos = try args.positionals(["JOURNAL", "PAGE", "FILE"], command: command)
         let store = try JournalAccess.open(pos[0], io: io)
         let file = try JournalAccess.readImage(pos[2], io: io, keepGPS: args.has("keep-gps"))
-        let asset = try store.importAsset(file.bytes, ext: file.ext)
-        let id: String = try JournalAccess.editPage(pos[1], of: store, description: "\(command) \(pos[2].text)") { page in
+        let asset = file.asset.ref
+        let id: String = try JournalAccess.editPage(pos[1], of: store, description: "\(command) \(pos[2].text)",
+                                                    importing: [file.asset]) { page in
             let kind: Element.Kind = photo ? .photo : .image
             let id = try PlacementOptions.id(args, page: page, kind: kind)
             let natural = (Double(file.info.naturalWidth), Double(file.info.naturalHeight))
@@ -250,12 +251,9 @@ enum AddWashiCommand: TechoCommand {
             throw UsageError("add washi: --from X,Y and --to X,Y are required")
         }
         let store = try JournalAccess.open(pos[0], io: io)
-        var patternAsset: AssetRef?
-        if let p = args.arg("pattern") {
-            let file = try JournalAccess.readImage(p, io: io, keepGPS: false)
-            patternAsset = try store.importAsset(file.bytes, ext: file.ext)
-        }
-        let id: String = try JournalAccess.editPage(pos[1], of: store, description: "add washi") { page in
+        let pattern = try args.arg("pattern").map { try JournalAccess.readImage($0, io: io, keepGPS: false).asset }
+        let patternAsset = pattern?.ref
+        let id: String = try JournalAccess.editPage(pos[1], of: store, description: "add washi", importing: pattern.map { [$0] } ?? []) { page in
             let id = try PlacementOptions.id(args, page: page, kind: .washi)
             let from = try fromArg.point(dpi: page.dpi), to = try toArg.point(dpi: page.dpi)
             guard from != to else { throw UsageError("--to: the strip needs two different ends") }

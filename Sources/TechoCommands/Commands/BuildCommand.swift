@@ -38,45 +38,67 @@ enum BuildCommand: TechoCommand {
         try InputFile.checkRegular(manifestArg.text, path: manifestURL.path)
         let folder = manifestURL.deletingLastPathComponent()
         let name = manifestURL.deletingPathExtension().lastPathComponent
+        let journalURL = args.value("journal").map { URL(fileURLWithPath: io.resolve($0.text)) }
+            ?? folder.appendingPathComponent(name + ".techo")
+        let existing = FileManager.default.fileExists(atPath: journalURL.path)
+            ? try JournalAccess.open(Arg(token: ArgumentToken(index: 0, text: journalURL.path), name: "--journal"), io: io) : nil
+        let keepGPS = args.has("keep-gps")
+        let started = Int64(Date().timeIntervalSince1970 * 1e9)
+
+        // Each source file is read once: hashed by the manifest reader, then probed (and its GPS
+        // data removed) here from the same bytes. A file the journal's source index vouches for
+        // (same size, mtime, inode and device as when it was hashed) is not read at all.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("techo-build-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var cleaned: [String: (ref: AssetRef, file: URL)] = [:]
+        let index = existing?.sourceIndex() ?? SourceIndex()
         let env = ManifestEnvironment(
-            imageSize: { url in
-                let bytes = try FileBytes.contents(of: url.path, maxBytes: ImageLimits.default.maxFileBytes)
+            imageSizeOfBytes: { url, bytes in
                 let info = try JournalAccess.verifiedInfo(bytes, name: url.path)
+                if !keepGPS && info.format == .jpeg && JPEGMetadata.containsGPS(bytes) {
+                    cleaned[url.path] = try stageClean(JPEGMetadata.removingGPS(bytes), scratch: scratch)
+                }
                 return (Double(info.naturalWidth), Double(info.naturalHeight))
             },
-            template: { try Templates.find($0, relativeTo: folder) })
+            template: { try Templates.find($0, relativeTo: folder) },
+            knownSource: { path, fingerprint in
+                guard let store = existing, let r = index.lookup(path, fingerprint), r.keptGPS == keepGPS, store.hasAsset(r.asset) else { return nil }
+                return r
+            })
         var build = try Manifest.decode(fileAt: manifestURL, environment: env)
         for (i, page) in build.pages.enumerated() {
             try page.checkElementCount(file: "\(manifestArg.text): pages[\(i)].elements", limits: env.limits)
         }
 
         // Photos lose their GPS data on the way in: swap each such JPEG for a cleaned copy.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("techo-build-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        if !args.has("keep-gps") { try stripGPS(&build, scratch: scratch) }
+        if !keepGPS { try stripGPS(&build, cleaned: cleaned, scratch: scratch) }
+        var sources = index
+        for (path, record) in build.sources {
+            var r = record
+            r.asset = cleaned[path]?.ref ?? r.asset
+            r.keptGPS = keepGPS
+            sources.record(path, r, hashedAt: started)
+        }
+        // Assets already in the journal are neither copied nor read again.
+        let imports = build.imports.filter { !build.known.contains($0.ref) && existing?.hasAsset($0.ref) != true }
 
-        let journalURL = args.value("journal").map { URL(fileURLWithPath: io.resolve($0.text)) }
-            ?? folder.appendingPathComponent(name + ".techo")
         let store: JournalStore
-        if FileManager.default.fileExists(atPath: journalURL.path) {
-            store = try JournalAccess.open(Arg(token: ArgumentToken(index: 0, text: journalURL.path), name: "--journal"), io: io)
-            var refs: [AssetRef: AssetRef] = [:]
-            for (ref, url) in build.assets.sorted(by: { $0.key < $1.key }) {
-                let bytes = try InputFile.read(Arg(token: ArgumentToken(index: 0, text: url.path), name: "asset"), io: io, limit: ImageLimits.default.maxFileBytes)
-                refs[ref] = try store.importAsset(bytes, ext: ref.ext)
-            }
-            try store.transaction(description: "build \(manifestURL.lastPathComponent)") { journal, pages in
+        if let existing {
+            store = existing
+            try store.transaction(description: "build \(manifestURL.lastPathComponent)", importing: imports) { journal, pages in
                 journal.title = build.journal.title
                 journal.pageOrder = build.journal.pageOrder
                 pages = Dictionary(uniqueKeysWithValues: build.pages.map { ($0.id, $0) })
             }
         } else {
             do {
-                store = try JournalStore.create(at: journalURL, journal: build.journal, pages: build.pages, assets: build.assets)
+                store = try JournalStore.create(at: journalURL, journal: build.journal, pages: build.pages, assets: imports)
             } catch let e as StorageError {
                 throw CommandError(.cannotCreate, "\(journalURL.path): \(e.message)")
             }
         }
+        // The index is a cache: failing to save it costs the next build a re-read, nothing more.
+        try? store.saveSourceIndex(sources)
         if args.has("no-export") {
             io.out("\(journalURL.path)\n")
             return
@@ -88,26 +110,43 @@ enum BuildCommand: TechoCommand {
         for f in files { io.out("\(f.path)\n") }
     }
 
+    /// Writes GPS-free JPEG bytes to the scratch folder, named by their hash.
+    static func stageClean(_ clean: [UInt8], scratch: URL) throws -> (ref: AssetRef, file: URL) {
+        let ref = try AssetRef(sha256: SHA256.hex(clean), ext: "jpg")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let file = scratch.appendingPathComponent(ref.sha256 + "." + ref.ext)
+        try Data(clean).write(to: file)
+        return (ref, file)
+    }
+
     /// Replaces each JPEG asset that carries GPS data by a copy without it, in every page.
-    static func stripGPS(_ build: inout ManifestBuild, scratch: URL) throws {
+    /// Images were cleaned while they were probed (`cleaned`, by source path); other JPEGs
+    /// (backgrounds, tape patterns) are read here. Assets the source index vouched for were
+    /// cleaned when they were first imported.
+    static func stripGPS(_ build: inout ManifestBuild, cleaned: [String: (ref: AssetRef, file: URL)], scratch: URL) throws {
         var map: [AssetRef: AssetRef] = [:]
         var assets: [AssetRef: URL] = [:]
         for (ref, url) in build.assets {
-            guard ref.ext == "jpg" || ref.ext == "jpeg",
+            if let c = cleaned[url.path] {
+                map[ref] = c.ref
+                assets[c.ref] = c.file
+                continue
+            }
+            guard ref.ext == "jpg", !build.known.contains(ref),
                   let bytes = try? FileBytes.contents(of: url.path, maxBytes: ImageLimits.default.maxFileBytes),
                   JPEGMetadata.containsGPS(bytes) else {
                 assets[ref] = url
                 continue
             }
-            let clean = JPEGMetadata.removingGPS(bytes)
-            let newRef = try AssetRef(sha256: SHA256.hex(clean), ext: ref.ext)
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-            let file = scratch.appendingPathComponent(newRef.sha256 + "." + newRef.ext)
-            try Data(clean).write(to: file)
-            map[ref] = newRef
-            assets[newRef] = file
+            let c = try stageClean(JPEGMetadata.removingGPS(bytes), scratch: scratch)
+            map[ref] = c.ref
+            assets[c.ref] = c.file
         }
         guard !map.isEmpty else { return }
+        for (old, new) in map {
+            build.fingerprints[old] = nil
+            build.fingerprints[new] = assets[new].flatMap { SourceFingerprint.of($0.path) }
+        }
         build.assets = assets
         build.pages = build.pages.map { $0.replacingAssets(map) }
     }

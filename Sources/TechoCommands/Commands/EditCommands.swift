@@ -181,12 +181,9 @@ enum BackgroundCommand: TechoCommand {
         try args.exclusive(["image", "no-image"], command: "background")
         guard !args.options.isEmpty else { throw UsageError("background: nothing to change; see 'techo background --help'") }
         let store = try JournalAccess.open(pos[0], io: io)
-        var asset: AssetRef?
-        if let a = args.arg("image") {
-            let file = try JournalAccess.readImage(a, io: io, keepGPS: false)
-            asset = try store.importAsset(file.bytes, ext: file.ext)
-        }
-        try JournalAccess.editPage(pos[1], of: store, description: "background \(pos[1].text)") { page in
+        let image = try args.arg("image").map { try JournalAccess.readImage($0, io: io, keepGPS: false).asset }
+        let asset = image?.ref
+        try JournalAccess.editPage(pos[1], of: store, description: "background \(pos[1].text)", importing: image.map { [$0] } ?? []) { page in
             var bg = page.background
             if let c = args.arg("color") { bg.color = c.text == "none" ? nil : try c.color() }
             if args.has("no-image") { bg.image = nil }

@@ -1,5 +1,6 @@
 // techo show | check | fonts: look at a journal, verify it, list fonts.
 import Foundation
+import TechoCodecs
 import TechoModel
 import TechoRender
 import TechoText
@@ -105,7 +106,13 @@ enum ShowCommand: TechoCommand {
 enum CheckCommand: TechoCommand {
     static let names = ["check"]
     static let usage = "check JOURNAL"
-    static let summary = "verify a journal: every page decodes, every asset exists and matches its hash"
+    static let summary = "verify a journal: every page decodes, every asset exists, matches its hash and is a usable image"
+    static let discussion = """
+    Each asset a page uses is read, its SHA-256 compared with its name, and then probed as
+    import probes a file: the format from its bytes, the header within the limits, and every row
+    of compressed data checked without decoding the image into memory. Each problem is listed
+    with the file at fault.
+    """
     static let options: [OptionSpec] = []
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
@@ -116,12 +123,38 @@ enum CheckCommand: TechoCommand {
         do { store = try JournalStore.open(url) } catch {
             throw CommandError(.failure, "\(pos[0].text): \(error)")
         }
-        let problems = store.check()
+        let problems = store.check(assetProbe: { bytes, name in _ = try ImageProbe.check(bytes, name: name) })
         guard problems.isEmpty else {
             for p in problems { io.out("\(p)\n") }
             throw CommandError(.failure, "\(pos[0].text): \(problems.count) problem\(problems.count == 1 ? "" : "s") found")
         }
         io.out("\(pos[0].text): ok\n")
+    }
+}
+
+enum GCCommand: TechoCommand {
+    static let names = ["gc"]
+    static let usage = "gc JOURNAL [--dry-run]"
+    static let summary = "remove assets that no page and no undo or redo step uses; prints what it removed"
+    static let discussion = """
+    Undoing "add image" keeps the image file, because redo needs it, so assets stay until the
+    history that mentions them is trimmed (settings.historyLimit) or the pages stop using them.
+    gc removes an asset only when neither the current pages nor any kept history step
+    references it, so every undo and redo still works afterwards.
+    """
+    static let options = [OptionSpec("dry-run", help: "list what would be removed, remove nothing")]
+
+    static func run(_ args: ParsedArguments, io: CommandIO) throws {
+        let pos = try args.positionals(["JOURNAL"], command: "gc")
+        let store = try JournalAccess.open(pos[0], io: io)
+        let dry = args.has("dry-run")
+        let result: JournalStore.Collected
+        do { result = try store.collectGarbage(dryRun: dry) } catch let e as StorageError {
+            throw CommandError(.failure, "\(pos[0].text): \(e)")
+        }
+        for path in result.removed { io.out("\(path)\n") }
+        let n = result.removed.count
+        io.err("techo: \(dry ? "would remove" : "removed") \(n) unused asset\(n == 1 ? "" : "s") (\(result.bytes) bytes)\n")
     }
 }
 

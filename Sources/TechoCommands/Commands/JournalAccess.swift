@@ -36,19 +36,17 @@ enum JournalAccess {
         return i
     }
 
-    /// The header of an image, after decoding it whole (a JPEG at its smallest DCT scale), so a
+    /// The header of an image, after probing all of it (`ImageProbe`: no full decode), so a
     /// file that is corrupt past its header (a bad CRC, a truncated or damaged stream) is refused
     /// when it is imported instead of when a page using it is exported.
     static func verifiedInfo(_ bytes: [UInt8], name: String) throws -> ImageInfo {
-        let info = try ImageDecoder.info(of: bytes, name: name)
-        _ = try ImageDecoder.decodeStraight(bytes, name: name, minimumSize: (1, 1), applyOrientation: false)
-        return info
+        try ImageProbe.check(bytes, name: name)
     }
 
     /// Reads an image file given on the command line, checks it is a PNG or JPEG within the
     /// limits (by its bytes, not its name), removes GPS data from JPEGs unless `keepGPS`, and
-    /// returns the bytes to import with their natural size.
-    static func readImage(_ arg: Arg, io: CommandIO, keepGPS: Bool) throws -> (bytes: [UInt8], ext: String, info: ImageInfo) {
+    /// returns the asset to import (hashed once) with the image's natural size.
+    static func readImage(_ arg: Arg, io: CommandIO, keepGPS: Bool) throws -> (asset: AssetImport, info: ImageInfo) {
         let path = io.resolve(arg.text)
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
@@ -58,15 +56,17 @@ enum JournalAccess {
         var bytes = try FileBytes.contents(of: path, name: arg.text, maxBytes: ImageLimits.default.maxFileBytes)
         let info = try verifiedInfo(bytes, name: arg.text)
         if info.format == .jpeg && !keepGPS { bytes = JPEGMetadata.removingGPS(bytes) }
-        return (bytes, info.format == .png ? "png" : "jpg", info)
+        return (try AssetImport(bytes: bytes, ext: info.format == .png ? "png" : "jpg"), info)
     }
 }
 
 extension JournalAccess {
     /// Runs `body` on the page named by `pageArg` as one history step named `description`, and
-    /// saves the page it leaves behind. Nothing is written when `body` throws or changes nothing.
-    static func editPage<R>(_ pageArg: Arg, of store: JournalStore, description: String, _ body: (inout Page) throws -> R) throws -> R {
-        try store.transaction(description: description) { journal, pages in
+    /// saves the page it leaves behind, with the assets in `importing`. Nothing is written when
+    /// `body` throws or changes nothing.
+    static func editPage<R>(_ pageArg: Arg, of store: JournalStore, description: String, importing: [AssetImport] = [],
+                            _ body: (inout Page) throws -> R) throws -> R {
+        try store.transaction(description: description, importing: importing) { journal, pages in
             var page = try JournalAccess.page(pageArg, in: pages, journal: journal)
             let result = try body(&page)
             pages[page.id] = page

@@ -27,9 +27,9 @@ enum PageAddCommand: TechoCommand {
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
         let journalArg = try args.positionals(["JOURNAL"], command: "page add")[0]
         let store = try JournalAccess.open(journalArg, io: io)
-        var template: (template: Template, assets: [AssetRef: AssetRef])?
-        if let t = args.arg("template") { template = try loadTemplate(t, store: store, io: io) }
-        let id: String = try store.transaction(description: "page add") { journal, pages in
+        var template: (template: Template, assets: [AssetImport])?
+        if let t = args.arg("template") { template = try loadTemplate(t, io: io) }
+        let id: String = try store.transaction(description: "page add", importing: template?.assets ?? []) { journal, pages in
             let id = args.value("id")?.text ?? journal.nextPageID()
             if let a = args.arg("id"), !Identifier.isValid(a.text) { throw a.fail("expected an id of 1-64 letters, digits, - or _") }
             if pages[id] != nil { throw CommandError(.dataError, "--id: page '\(id)' already exists") }
@@ -45,10 +45,10 @@ enum PageAddCommand: TechoCommand {
                 }
             }
             var page = try PageOptions.page(id: id, args: args, inheriting: base)
-            if let (t, map) = template {
+            if let t = template?.template {
                 do {
                     page = try Page(id: page.id, size: page.size, dpi: page.dpi, background: page.background, margin: page.margin,
-                                    slots: t.slots, elements: t.elements).replacingAssets(map)
+                                    slots: t.slots, elements: t.elements)
                 } catch {
                     throw CommandError(.dataError, "--template: \(error)")
                 }
@@ -67,28 +67,21 @@ enum PageAddCommand: TechoCommand {
         io.out("\(id)\n")
     }
 
-    /// Finds and decodes the template `arg` names, importing the files its decorations use.
-    /// Returns the template and how its asset references map to the journal's.
-    static func loadTemplate(_ arg: Arg, store: JournalStore, io: CommandIO) throws -> (template: Template, assets: [AssetRef: AssetRef]) {
+    /// Finds and decodes the template `arg` names, with the files its decorations use (to be
+    /// imported with the new page).
+    static func loadTemplate(_ arg: Arg, io: CommandIO) throws -> (template: Template, assets: [AssetImport]) {
         let base = URL(fileURLWithPath: io.resolve("."))
         guard let found = try Templates.find(arg.text, relativeTo: base) else {
             let names = Templates.builtinNames()
             throw CommandError(.noInput, "--template: no template '\(arg.text)'; built-in templates: "
                                + (names.isEmpty ? "(none found)" : names.joined(separator: ", ")) + ", or a path to a template .json file")
         }
-        let env = ManifestEnvironment(imageSize: { url in
-            let info = try ImageDecoder.info(contentsOf: url.path)
+        let env = ManifestEnvironment(imageSizeOfBytes: { url, bytes in
+            let info = try JournalAccess.verifiedInfo(bytes, name: url.path)
             return (Double(info.naturalWidth), Double(info.naturalHeight))
         })
         let file = arg.text.contains("/") || arg.text.hasSuffix(".json") ? arg.text : "template \(arg.text)"
-        let (t, files) = try Template.decode(found.json, folder: found.folder, file: file, environment: env)
-        var map: [AssetRef: AssetRef] = [:]
-        for (ref, url) in files.sorted(by: { $0.key < $1.key }) {
-            let bytes = try InputFile.read(Arg(token: ArgumentToken(index: arg.token.index, text: url.path), name: "template asset"), io: io,
-                                           limit: ImageLimits.default.maxFileBytes)
-            map[ref] = try store.importAsset(bytes, ext: ref.ext)
-        }
-        return (t, map)
+        return try Template.decode(found.json, folder: found.folder, file: file, environment: env)
     }
 }
 

@@ -6,9 +6,13 @@ import Foundation
 
 /// What manifest decoding asks of its caller.
 public struct ManifestEnvironment {
-    /// The natural size (after EXIF orientation) of an image file. The model does not decode
-    /// images; the codecs layer supplies this.
-    public var imageSize: (URL) throws -> (width: Double, height: Double)
+    /// The natural size (after EXIF orientation) of an image file, given its bytes (read once).
+    /// The model does not decode images; the codecs layer supplies this, and refuses a file
+    /// that is not a usable image.
+    public var imageSize: (URL, [UInt8]) throws -> (width: Double, height: Double)
+    /// What the journal's source index knows of a file (real path) with this fingerprint, if
+    /// it vouches for it: the file is then neither read nor hashed. Default nil: every file is read.
+    public var knownSource: ((String, SourceFingerprint) -> SourceRecord?)?
     /// Finds a template by name: its JSON value and the folder its paths are relative to, or nil
     /// when there is no such template. Default: none.
     public var template: (String) throws -> (json: JSONValue, folder: URL)?
@@ -20,7 +24,17 @@ public struct ManifestEnvironment {
     public init(imageSize: @escaping (URL) throws -> (width: Double, height: Double),
                 template: @escaping (String) throws -> (json: JSONValue, folder: URL)? = { _ in nil },
                 limits: ModelLimits = .default, maxFileBytes: Int = 256 << 20) {
-        self.imageSize = imageSize; self.template = template; self.limits = limits; self.maxFileBytes = maxFileBytes
+        self.imageSize = { url, _ in try imageSize(url) }
+        self.template = template; self.limits = limits; self.maxFileBytes = maxFileBytes
+    }
+
+    /// An environment that measures images from their bytes, read once by the manifest reader.
+    public init(imageSizeOfBytes: @escaping (URL, [UInt8]) throws -> (width: Double, height: Double),
+                template: @escaping (String) throws -> (json: JSONValue, folder: URL)? = { _ in nil },
+                knownSource: ((String, SourceFingerprint) -> SourceRecord?)? = nil,
+                limits: ModelLimits = .default, maxFileBytes: Int = 256 << 20) {
+        self.imageSize = imageSizeOfBytes
+        self.template = template; self.knownSource = knownSource; self.limits = limits; self.maxFileBytes = maxFileBytes
     }
 }
 
@@ -32,6 +46,21 @@ public struct ManifestBuild {
     public var pages: [Page]
     /// Every asset the pages use, with the file to copy it from.
     public var assets: [AssetRef: URL]
+    /// The fingerprint of each asset's file when it was hashed. Default empty.
+    public var fingerprints: [AssetRef: SourceFingerprint] = [:]
+    /// What was learnt about each source file, by real path (for the journal's source index).
+    public var sources: [String: SourceRecord] = [:]
+    /// Assets the source index vouched for: in the journal already, their files not read.
+    public var known: Set<AssetRef> = []
+
+    public init(journal: Journal, pages: [Page], assets: [AssetRef: URL]) {
+        self.journal = journal; self.pages = pages; self.assets = assets
+    }
+
+    /// The assets to import, each from its file, trusted by fingerprint (not hashed again).
+    public var imports: [AssetImport] {
+        assets.map { AssetImport(ref: $0.key, source: .file($0.value, fingerprints[$0.key])) }
+    }
 }
 
 /// A template (PRODUCT.md §8a): a page recipe with named slots.
@@ -69,8 +98,7 @@ public enum Manifest {
     /// Decodes a parsed manifest whose paths are relative to `folder`.
     public static func decode(_ value: JSONValue, folder: URL, file: String? = nil, environment: ManifestEnvironment) throws -> ManifestBuild {
         let ctx = DecodingContext(file: file, limits: environment.limits)
-        let sources = ManifestSources(base: folder, table: AssetTable(), imageSize: environment.imageSize,
-                                      maxFileBytes: environment.maxFileBytes)
+        let sources = ManifestSources(base: folder, table: AssetTable(), environment: environment)
         let root = ctx.root(value)
         guard let o = root.object() else { try ctx.throwIfProblems(); throw JSONDecodingError(file: file, problems: []) }
         if let vn = o.optional("techo"), let v = vn.integer(in: 1...Int(Int32.max)), v > Journal.currentFormatVersion {
@@ -96,7 +124,11 @@ public enum Manifest {
         o.finish()
         try ctx.throwIfProblems()
         let journal = try Journal(title: title, pageOrder: pages.map(\.id), settings: settings)
-        return ManifestBuild(journal: journal, pages: pages, assets: sources.table.files)
+        var build = ManifestBuild(journal: journal, pages: pages, assets: sources.table.files)
+        build.fingerprints = sources.table.fingerprints
+        build.sources = sources.table.records
+        build.known = sources.table.known
+        return build
     }
 
     struct PageDefaults {
@@ -234,13 +266,13 @@ extension Template {
     /// Decodes a template file on its own (for `page add --template`); paths are relative to
     /// `folder`. Returns the template and the files its decorations use.
     public static func decode(_ value: JSONValue, folder: URL, file: String? = nil, environment: ManifestEnvironment)
-        throws -> (template: Template, assets: [AssetRef: URL])
+        throws -> (template: Template, assets: [AssetImport])
     {
         let ctx = DecodingContext(file: file, limits: environment.limits)
-        let sources = ManifestSources(base: folder, table: AssetTable(), imageSize: environment.imageSize, maxFileBytes: environment.maxFileBytes)
+        let sources = ManifestSources(base: folder, table: AssetTable(), environment: environment)
         let t = decode(ctx.root(value), sources: sources, defaults: Manifest.PageDefaults())
         try ctx.throwIfProblems()
         guard let t else { throw JSONDecodingError(file: file, problems: []) }
-        return (t, sources.table.files)
+        return (t, sources.table.files.map { AssetImport(ref: $0.key, source: .file($0.value, sources.table.fingerprints[$0.key])) })
     }
 }

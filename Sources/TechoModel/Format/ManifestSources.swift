@@ -1,5 +1,6 @@
-// The files a manifest names: each resolved safely under its base folder, hashed once, and its
-// natural size asked of the caller (the model does not decode images).
+// The files a manifest names: each resolved safely under its base folder, read and hashed once
+// per command (or not at all when the journal's source index vouches for it), and its natural
+// size asked of the caller (the model does not decode images).
 
 import Foundation
 
@@ -7,24 +8,31 @@ import Foundation
 final class AssetTable {
     /// Source file of each asset.
     var files: [AssetRef: URL] = [:]
+    /// The fingerprint each source file had when it was hashed.
+    var fingerprints: [AssetRef: SourceFingerprint] = [:]
     /// Resolved real path → asset and natural size, so a file used many times is read once.
     var byPath: [String: (asset: AssetRef, size: (Double, Double)?)] = [:]
+    /// What was learnt about each source file (real path), for the journal's source index.
+    var records: [String: SourceRecord] = [:]
+    /// Assets the source index vouched for: already in the journal, not read this time.
+    var known: Set<AssetRef> = []
+    /// The bytes of the file read last, until its natural size is asked (so it is read once).
+    var lastRead: (path: String, bytes: [UInt8])?
 }
 
 /// Resolves `src` paths of one manifest (or template) relative to its folder.
 final class ManifestSources {
     let base: URL
     let table: AssetTable
-    let imageSize: (URL) throws -> (width: Double, height: Double)
-    let maxFileBytes: Int
+    let environment: ManifestEnvironment
 
-    init(base: URL, table: AssetTable, imageSize: @escaping (URL) throws -> (width: Double, height: Double), maxFileBytes: Int) {
-        self.base = base; self.table = table; self.imageSize = imageSize; self.maxFileBytes = maxFileBytes
+    init(base: URL, table: AssetTable, environment: ManifestEnvironment) {
+        self.base = base; self.table = table; self.environment = environment
     }
 
     /// The same table, for paths relative to another folder (a template's).
     func rebased(to folder: URL) -> ManifestSources {
-        ManifestSources(base: folder, table: table, imageSize: imageSize, maxFileBytes: maxFileBytes)
+        ManifestSources(base: folder, table: table, environment: environment)
     }
 
     /// The asset for a file, hashing it the first time; nil after reporting at `node`.
@@ -32,21 +40,32 @@ final class ManifestSources {
         let url: URL
         do { url = try SafePath.resolve(src, in: base) } catch { node.report("\(error)"); return nil }
         if let hit = table.byPath[url.path] { return hit.asset }
+        var ext = url.pathExtension.lowercased()
+        if ext == "jpeg" { ext = "jpg" }
+        if ext.isEmpty { ext = "bin" }
+        if let seen = SourceFingerprint.of(url.path), let known = environment.knownSource?(url.path, seen), known.asset.ext == ext {
+            table.byPath[url.path] = (known.asset, known.naturalSize.map { ($0.width, $0.height) })
+            table.files[known.asset] = url
+            table.fingerprints[known.asset] = seen
+            table.records[url.path] = known
+            table.known.insert(known.asset)
+            return known.asset
+        }
         do {
-            let attrs = try FileManager.default.attributesOfItem(atPath: url.path)
-            if let n = attrs[.size] as? NSNumber, n.intValue > maxFileBytes {
-                node.report("\"\(src)\" is \(n.intValue) bytes, over the limit of \(maxFileBytes)")
+            guard let (bytes, seen) = try FileIO.readFileAndFingerprint(url, name: src, limit: environment.maxFileBytes, followSymlinks: true) else {
+                node.report("\"\(src)\": no such file")
                 return nil
             }
-            guard attrs[.type] as? FileAttributeType == .typeRegular else { node.report("\"\(src)\" is not a regular file"); return nil }
-            let data = try Data(contentsOf: url)
-            var ext = url.pathExtension.lowercased()
-            if ext == "jpeg" { ext = "jpg" }
-            if ext.isEmpty { ext = "bin" }
-            let asset = try AssetRef(sha256: SHA256.hex(data), ext: ext)
+            let asset = try AssetRef(sha256: SHA256.hex(bytes), ext: ext)
             table.byPath[url.path] = (asset, nil)
             table.files[asset] = url
+            table.fingerprints[asset] = seen
+            table.records[url.path] = SourceRecord(fingerprint: seen, asset: asset, naturalSize: nil)
+            table.lastRead = (url.path, bytes)
             return asset
+        } catch let e as StorageError {
+            node.report("\"\(src)\": \(e.message)")
+            return nil
         } catch {
             node.report("cannot read \"\(src)\": \(error)")
             return nil
@@ -59,12 +78,24 @@ final class ManifestSources {
         let key = url.path
         if let s = table.byPath[key]?.size { return (asset, s) }
         do {
-            let s = try imageSize(url)
+            let bytes: [UInt8]
+            if let last = table.lastRead, last.path == key {
+                bytes = last.bytes
+            } else {
+                guard let (b, _) = try FileIO.readFileAndFingerprint(url, name: src, limit: environment.maxFileBytes, followSymlinks: true) else {
+                    node.report("\"\(src)\": no such file")
+                    return nil
+                }
+                bytes = b
+            }
+            table.lastRead = nil
+            let s = try environment.imageSize(url, bytes)
             guard s.width >= 1, s.height >= 1, s.width.isFinite, s.height.isFinite else {
                 node.report("\"\(src)\" has no pixels (\(s.width)x\(s.height))")
                 return nil
             }
             table.byPath[key] = (asset, (s.width, s.height))
+            table.records[key]?.naturalSize = (s.width, s.height)
             return (asset, (s.width, s.height))
         } catch {
             node.report("\(error)")

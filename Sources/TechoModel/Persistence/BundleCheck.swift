@@ -12,8 +12,12 @@ public struct BundleProblem: Equatable, CustomStringConvertible, Sendable {
     public var description: String { "\(path): \(message)" }
 }
 
+/// Checks that an asset's bytes are usable (the codecs' probe; the model does not decode
+/// images). Called with the bytes and the bundle-relative path; throws to report a problem.
+public typealias AssetProbe = ([UInt8], String) throws -> Void
+
 extension JournalStore {
-    func checkUnlocked() -> [BundleProblem] {
+    func checkUnlocked(assetProbe: AssetProbe?) -> [BundleProblem] {
         var out: [BundleProblem] = []
         func add(_ path: String, _ message: String) { out.append(BundleProblem(path: path, message: message)) }
         var journal: Journal?
@@ -49,7 +53,16 @@ extension JournalStore {
                     add(ref.path, "missing (used by \(users.sorted().joined(separator: ", ")))"); continue
                 }
                 let h = SHA256.hex(bytes)
-                if h != ref.sha256 { add(ref.path, "content does not match its name (SHA-256 is \(h))") }
+                if h != ref.sha256 {
+                    add(ref.path, "content does not match its name (SHA-256 is \(h))")
+                } else if let assetProbe {
+                    do { try assetProbe(bytes, ref.path) } catch {
+                        let text = "\(error)"
+                        let prefix = "\(ref.path): "
+                        add(ref.path, "cannot be used (used by \(users.sorted().joined(separator: ", "))): "
+                            + (text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text))
+                    }
+                }
             } catch let e as PathError where e.message.contains("outside") {
                 add(ref.path, "resolves outside the journal through a symbolic link")
             } catch let e as PathError {

@@ -26,6 +26,12 @@ enum FileIO {
     /// Unless `followSymlinks`, a symbolic link as the last component is refused: techo writes
     /// bundle files itself and never as links, so a link there could only lead elsewhere.
     static func readFile(_ url: URL, name: String, limit: Int = 1 << 30, followSymlinks: Bool = false) throws -> [UInt8]? {
+        try readFileAndFingerprint(url, name: name, limit: limit, followSymlinks: followSymlinks)?.bytes
+    }
+
+    /// `readFile`, with the fingerprint of the file that was read (from the open descriptor).
+    static func readFileAndFingerprint(_ url: URL, name: String, limit: Int = 1 << 30,
+                                       followSymlinks: Bool = false) throws -> (bytes: [UInt8], fingerprint: SourceFingerprint)? {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followSymlinks ? 0 : O_NOFOLLOW))
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -45,14 +51,14 @@ enum FileIO {
             if n == 0 { out.removeSubrange(done...); break }
             done += n
         }
-        return out
+        return (out, SourceFingerprint(st))
     }
 
     /// Writes `bytes` to `url` atomically, and durably when `durable`: the data is synced before
     /// the rename, and the folder after it unless `syncFolder` is false (the caller then syncs
     /// the folder once for a batch of files).
     static func writeAtomically(_ bytes: [UInt8], to url: URL, name: String, hook: FaultHook?, durable: Bool = true,
-                                syncFolder: Bool = true) throws {
+                                syncFolder: Bool = true, onRenamed: () -> Void = {}) throws {
         let dir = url.deletingLastPathComponent()
         let temp = dir.appendingPathComponent("\(tempPrefix)\(url.lastPathComponent)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -75,6 +81,7 @@ enum FileIO {
         }
         guard rename(temp.path, url.path) == 0 else { throw StorageError.errno(name, "cannot rename into place") }
         ok = true
+        onRenamed()
         if durable && syncFolder { try syncDirectory(dir, name: name) }
         try hook?(.renamed, name)
     }

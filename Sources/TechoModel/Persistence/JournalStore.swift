@@ -62,8 +62,9 @@ public final class JournalStore {
 
     /// Creates a journal at `url` with its pages and assets, all at once: it is built in a temp
     /// folder beside `url` and renamed into place, so a failure leaves nothing behind.
-    /// - Parameter assets: each asset and the file holding its bytes (re-hashed on copy).
-    public static func create(at url: URL, journal: Journal, pages: [Page], assets: [AssetRef: URL] = [:],
+    /// - Parameter assets: each asset and where its bytes are (a file is hashed again only when
+    ///   its fingerprint changed since it was hashed).
+    public static func create(at url: URL, journal: Journal, pages: [Page], assets: [AssetImport] = [],
                               limits: ModelLimits = .default) throws -> JournalStore {
         let dest = url.standardizedFileURL
         let name = dest.lastPathComponent
@@ -77,13 +78,7 @@ public final class JournalStore {
         defer { if !done { try? FileManager.default.removeItem(at: temp) } }
         let store = JournalStore(url: temp, limits: limits)
         for sub in ["assets", "pages", "history"] { try FileIO.makeDirectory(temp.appendingPathComponent(sub), name: "\(name)/\(sub)") }
-        for (ref, source) in assets.sorted(by: { $0.key < $1.key }) {
-            guard let bytes = try FileIO.readFile(source, name: source.path, followSymlinks: true) else {
-                throw StorageError(path: source.path, message: "no such file")
-            }
-            guard SHA256.hex(bytes) == ref.sha256 else { throw StorageError(path: source.path, message: "changed while being imported") }
-            _ = try store.importAsset(bytes, ext: ref.ext)
-        }
+        for a in assets.sorted(by: { $0.ref < $1.ref }) { _ = try store.writeAsset(a) }
         let ids = Set(pages.map(\.id))
         guard ids.count == pages.count, Set(journal.pageOrder) == ids else {
             throw StorageError(path: name, message: "the page order does not match the pages")
@@ -102,12 +97,22 @@ public final class JournalStore {
         return JournalStore(url: dest, limits: limits)
     }
 
+    /// `create` with each asset read from a file and verified against its hash.
+    public static func create(at url: URL, journal: Journal, pages: [Page], assets: [AssetRef: URL],
+                              limits: ModelLimits = .default) throws -> JournalStore {
+        try create(at: url, journal: journal, pages: pages, assets: assets.map { AssetImport(ref: $0.key, source: .file($0.value, nil)) },
+                   limits: limits)
+    }
+
     // MARK: Reading
 
     /// A consistent snapshot of the journal and its pages.
     public func read() throws -> (journal: Journal, pages: PageSet) {
         try locked { try load().0 }
     }
+
+    /// `load` for other files of this type. Caller holds the lock.
+    func loadSnapshot() throws -> ((journal: Journal, pages: PageSet), [String: [UInt8]]) { try load() }
 
     /// Loads journal and pages with their raw bytes (for diffing). Caller holds the lock.
     private func load() throws -> ((journal: Journal, pages: PageSet), [String: [UInt8]]) {
@@ -138,12 +143,26 @@ public final class JournalStore {
     /// history step named `description`. Nothing is written when `body` throws or changes
     /// nothing. The result is checked (page order matches the pages, ids match, assets exist,
     /// every page re-decodes) before anything is written.
+    ///
+    /// - Parameter importing: assets the change uses, written into `assets/` under the same lock
+    ///   after `body` succeeds and before the change is committed. An asset this call created is
+    ///   removed again when the change fails before its commit point or changes nothing, so a
+    ///   failed command leaves the bundle as it was. Default none.
     @discardableResult
-    public func transaction<R>(description: String, _ body: (inout Journal, inout PageSet) throws -> R) throws -> R {
+    public func transaction<R>(description: String, importing: [AssetImport] = [],
+                               _ body: (inout Journal, inout PageSet) throws -> R) throws -> R {
         try locked {
             let ((journal0, pages0), raw) = try load()
             var journal = journal0, pages = pages0
             let result = try body(&journal, &pages)
+            var created: [AssetRef] = []
+            var committed = false
+            defer {
+                if !committed { for ref in created { try? FileIO.remove(file(ref.path), name: ref.path, syncFolder: false) } }
+            }
+            for a in importing {
+                if try writeAsset(a) { created.append(a.ref) }
+            }
             var writes = try changedFiles(journal: journal, pages: pages, raw: raw)
             if writes.isEmpty { return result }
             var state = try readState()
@@ -158,7 +177,7 @@ public final class JournalStore {
             for k in state.first..<newFirst { writes.append((JournalStore.stepPath(k), nil)) }
             state = HistoryState(first: newFirst, current: n, top: n)
             writes.append((JournalStore.stateFile, state.json.serializedBytes()))
-            try commit(writes)
+            try commit(writes) { committed = true }
             return result
         }
     }
@@ -242,24 +261,50 @@ public final class JournalStore {
         }
     }
 
-    private func readState() throws -> HistoryState {
+    func readState() throws -> HistoryState {
         guard let bytes = try FileIO.readFile(file(JournalStore.stateFile), name: JournalStore.stateFile) else { return HistoryState() }
         return try HistoryState.decode(bytes, file: JournalStore.stateFile)
     }
 
     // MARK: Assets
 
-    /// Copies bytes into `assets/<sha256>.<ext>` unless they are already there; returns the
-    /// reference. Importing the same bytes twice stores them once.
-    public func importAsset(_ bytes: [UInt8], ext: String) throws -> AssetRef {
-        var e = ext.lowercased()
-        if e == "jpeg" { e = "jpg" }
-        let ref = try AssetRef(sha256: SHA256.hex(bytes), ext: e)
-        let dest = file(ref.path)
-        if let existing = try? FileIO.readFile(dest, name: ref.path), SHA256.hex(existing) == ref.sha256 { return ref }
+    /// Writes an asset into `assets/` unless a file of its name is already there (the name is
+    /// its content's hash, so it is neither read nor copied again; `check` verifies content).
+    /// Returns true when it wrote the file. Caller holds the lock.
+    private func writeAsset(_ a: AssetImport) throws -> Bool {
+        let dest = file(a.ref.path)
+        var st = stat()
+        if lstat(dest.path, &st) == 0, st.st_mode & S_IFMT == S_IFREG { return false }
+        let bytes: [UInt8]
+        switch a.source {
+        case .bytes(let b):
+            bytes = b
+        case .file(let source, let seen):
+            guard let (b, now) = try FileIO.readFileAndFingerprint(source, name: source.path, limit: Int(Int32.max), followSymlinks: true) else {
+                throw StorageError(path: source.path, message: "no such file")
+            }
+            if now != seen && SHA256.hex(b) != a.ref.sha256 { throw StorageError(path: source.path, message: "changed while being imported") }
+            bytes = b
+        }
         try FileIO.makeDirectory(file("assets"), name: "assets")
-        try FileIO.writeAtomically(bytes, to: dest, name: ref.path, hook: faultHook, durable: durable)
-        return ref
+        try FileIO.writeAtomically(bytes, to: dest, name: a.ref.path, hook: faultHook, durable: durable)
+        return true
+    }
+
+    /// Copies bytes into `assets/<sha256>.<ext>` under the lock, outside any change, unless they
+    /// are already there; returns the reference. Importing the same bytes twice stores them once.
+    /// Commands that add an element pass their assets to `transaction(importing:)` instead, so
+    /// a failed change leaves no file behind.
+    public func importAsset(_ bytes: [UInt8], ext: String) throws -> AssetRef {
+        let a = try AssetImport(bytes: bytes, ext: ext)
+        try locked { _ = try writeAsset(a) }
+        return a.ref
+    }
+
+    /// True when the bundle holds a file for `ref` (not read; `check` verifies its content).
+    public func hasAsset(_ ref: AssetRef) -> Bool {
+        var st = stat()
+        return lstat(file(ref.path).path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
     }
 
     /// The file holding an asset, checked to lie inside the bundle.
@@ -272,12 +317,14 @@ public final class JournalStore {
     /// Makes a set of file changes atomic: the full new contents go into `history/pending.json`
     /// first (the commit point), then each file is written, then the record is removed. A crash
     /// before the record lands leaves the old state; after, the next opener finishes the change.
-    private func commit(_ writes: [(path: String, bytes: [UInt8]?)]) throws {
+    /// `onCommitPoint` is called once the record is on disk: from then on the change happens,
+    /// if not now then at the next open.
+    private func commit(_ writes: [(path: String, bytes: [UInt8]?)], onCommitPoint: () -> Void = {}) throws {
         let record: JSONValue = ["writes": .array(writes.map { w in
             ["path": .string(w.path), "content": w.bytes.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null]
         })]
         try FileIO.writeAtomically(record.serializedBytes(), to: file(JournalStore.pendingFile), name: JournalStore.pendingFile,
-                                   hook: faultHook, durable: durable)
+                                   hook: faultHook, durable: durable, onRenamed: onCommitPoint)
         try apply(writes)
         // Applying is idempotent, so losing this unlink to a crash only means applying again.
         try FileIO.remove(file(JournalStore.pendingFile), name: JournalStore.pendingFile, syncFolder: false)
@@ -327,15 +374,18 @@ public final class JournalStore {
         for path in strayTempFiles() { try FileIO.remove(file(path), name: path) }
     }
 
-    /// Temp files a crash left in the bundle, bundle-relative.
+    /// Temp files a crash left in the bundle, bundle-relative. Every write into the bundle,
+    /// assets included, happens under its lock, so a temp file a lock holder finds belongs to
+    /// no live writer: it is a leftover, safe to remove.
     func strayTempFiles() -> [String] {
         ["", "pages", "history", "assets"].flatMap { dir in
-            FileIO.list(dir.isEmpty ? url : file(dir)).filter { $0.hasPrefix(FileIO.tempPrefix) }.map { dir.isEmpty ? $0 : "\(dir)/\($0)" }
+            FileIO.list(dir.isEmpty ? url : file(dir)).filter { $0.hasPrefix(FileIO.tempPrefix) }
+                .map { dir.isEmpty ? $0 : "\(dir)/\($0)" }
         }
     }
 
     /// Runs `body` holding the bundle's lock, after finishing any interrupted commit.
-    private func locked<R>(recovering: Bool = true, _ body: () throws -> R) throws -> R {
+    func locked<R>(recovering: Bool = true, _ body: () throws -> R) throws -> R {
         let lock = try FileLock(file(".lock"), name: ".lock")
         defer { lock.unlock() }
         if recovering { try recover() }
@@ -344,8 +394,10 @@ public final class JournalStore {
 
     // MARK: Check
 
-    /// Verifies the bundle without changing it; see `BundleProblem`.
-    public func check() -> [BundleProblem] {
-        (try? locked(recovering: false) { checkUnlocked() }) ?? [BundleProblem(path: ".lock", message: "cannot take the journal's lock")]
+    /// Verifies the bundle without changing it; see `BundleProblem`. With `assetProbe`, every
+    /// asset whose content matches its name is also probed (is it a usable image?).
+    public func check(assetProbe: AssetProbe? = nil) -> [BundleProblem] {
+        (try? locked(recovering: false) { checkUnlocked(assetProbe: assetProbe) })
+            ?? [BundleProblem(path: ".lock", message: "cannot take the journal's lock")]
     }
 }
