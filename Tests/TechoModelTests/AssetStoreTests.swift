@@ -1,6 +1,7 @@
 // Assets inside transactions, the source index's racy rule, and the asset paths gc looks for.
 import Foundation
 import Testing
+
 @testable import TechoModel
 
 @Suite struct AssetStoreTests {

@@ -71,7 +71,7 @@ enum BuildCommand: TechoCommand {
         }
 
         // Photos lose their GPS data on the way in: swap each such JPEG for a cleaned copy.
-        if !keepGPS { try stripGPS(&build, cleaned: cleaned, scratch: scratch) }
+        if !keepGPS { stripGPS(&build, cleaned: cleaned) }
         var sources = index
         for (path, record) in build.sources {
             var r = record
@@ -119,28 +119,19 @@ enum BuildCommand: TechoCommand {
         return (ref, file)
     }
 
-    /// Replaces each JPEG asset that carries GPS data by a copy without it, in every page.
-    /// Images were cleaned while they were probed (`cleaned`, by source path); other JPEGs
-    /// (backgrounds, tape patterns) are read here. Assets the source index vouched for were
-    /// cleaned when they were first imported.
-    static func stripGPS(_ build: inout ManifestBuild, cleaned: [String: (ref: AssetRef, file: URL)], scratch: URL) throws {
+    /// Replaces each JPEG asset that carried GPS data by its cleaned copy, in every page. Every
+    /// picture was cleaned while it was probed (`cleaned`, by source path, from the bytes read
+    /// once); assets the source index vouched for were cleaned when they were first imported.
+    static func stripGPS(_ build: inout ManifestBuild, cleaned: [String: (ref: AssetRef, file: URL)]) {
         var map: [AssetRef: AssetRef] = [:]
         var assets: [AssetRef: URL] = [:]
         for (ref, url) in build.assets {
             if let c = cleaned[url.path] {
                 map[ref] = c.ref
                 assets[c.ref] = c.file
-                continue
-            }
-            guard ref.ext == "jpg", !build.known.contains(ref),
-                  let bytes = try? FileBytes.contents(of: url.path, maxBytes: ImageLimits.default.maxFileBytes),
-                  JPEGMetadata.containsGPS(bytes) else {
+            } else {
                 assets[ref] = url
-                continue
             }
-            let c = try stageClean(JPEGMetadata.removingGPS(bytes), scratch: scratch)
-            map[ref] = c.ref
-            assets[c.ref] = c.file
         }
         guard !map.isEmpty else { return }
         for (old, new) in map {

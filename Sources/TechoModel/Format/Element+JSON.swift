@@ -187,7 +187,7 @@ extension Element {
             if let pn = o.optional("pattern"), let s = pn.string() {
                 if o.has("color") { pn.report("give \"color\" or \"pattern\", not both") }
                 if let sources = env.sources {
-                    if let r = sources.file(s, at: pn) { fill = .pattern(r) }
+                    if let r = sources.image(s, at: pn)?.asset { fill = .pattern(r) }
                 } else {
                     do { fill = .pattern(try AssetRef(path: s)) } catch { pn.report("\(error)") }
                 }

@@ -34,7 +34,8 @@ extension Background {
         let opacity = o.optional("opacity")?.number(in: 0...1)
         if let imn = o.optional("image"), let s = imn.string() {
             var asset: AssetRef?
-            if let sources { asset = sources.file(s, at: imn) } else {
+            // Probed like any picture (`image`), so a damaged background is refused at import.
+            if let sources { asset = sources.image(s, at: imn)?.asset } else {
                 do { asset = try AssetRef(path: s) } catch { imn.report("\(error)") }
             }
             if let asset { image = try? BackgroundImage(asset: asset, mode: mode ?? .tile, opacity: opacity ?? 1) }

@@ -2,10 +2,6 @@
 // the CPU's SHA extensions where there are some. Checked against the NIST example vectors.
 import CLibCrypto
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// An incremental SHA-256 hasher (FIPS 180-4), backed by libcrypto.
 ///
 /// A reference type: copies share one running digest. `finalize()` spends it.
@@ -38,8 +34,9 @@ public final class SHA256 {
     public func finalize() -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
         var n: UInt32 = 0
-        precondition(out.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(ctx, $0.baseAddress, &n) } == 1 && n == 32,
-                     "libcrypto SHA-256 final failed")
+        precondition(
+            out.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(ctx, $0.baseAddress, &n) } == 1 && n == 32,
+            "libcrypto SHA-256 final failed")
         return out
     }
 

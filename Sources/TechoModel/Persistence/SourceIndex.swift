@@ -50,17 +50,18 @@ public struct SourceIndex: Sendable {
     var json: JSONValue {
         .object([
             "techo": .number(1),
-            "sources": .array(records.keys.sorted().compactMap { path in
-                guard let r = records[path] else { return nil }
-                let f = r.fingerprint
-                var o: [String: JSONValue] = [
-                    "path": .string(path), "asset": .string(r.asset.path), "size": .string(String(f.size)),
-                    "mtime": .string(String(f.mtimeNanoseconds)), "inode": .string(String(f.inode)), "device": .string(String(f.device)),
-                ]
-                if let s = r.naturalSize { o["naturalSize"] = .array([.number(s.width), .number(s.height)]) }
-                if r.keptGPS { o["keptGPS"] = .bool(true) }
-                return .object(o)
-            }),
+            "sources": .array(
+                records.keys.sorted().compactMap { path in
+                    guard let r = records[path] else { return nil }
+                    let f = r.fingerprint
+                    var o: [String: JSONValue] = [
+                        "path": .string(path), "asset": .string(r.asset.path), "size": .string(String(f.size)),
+                        "mtime": .string(String(f.mtimeNanoseconds)), "inode": .string(String(f.inode)), "device": .string(String(f.device)),
+                    ]
+                    if let s = r.naturalSize { o["naturalSize"] = .array([.number(s.width), .number(s.height)]) }
+                    if r.keptGPS { o["keptGPS"] = .bool(true) }
+                    return .object(o)
+                }),
         ])
     }
 
@@ -69,19 +70,21 @@ public struct SourceIndex: Sendable {
         guard case .object(let root) = value, case .array(let items)? = root["sources"] else { return out }
         for item in items {
             guard case .object(let o) = item, case .string(let path)? = o["path"], case .string(let a)? = o["asset"],
-                  let asset = try? AssetRef(path: a),
-                  case .string(let size)? = o["size"], let sz = Int64(size), case .string(let m)? = o["mtime"], let mt = Int64(m),
-                  case .string(let i)? = o["inode"], let ino = UInt64(i), case .string(let d)? = o["device"], let dev = UInt64(d)
+                let asset = try? AssetRef(path: a),
+                case .string(let size)? = o["size"], let sz = Int64(size), case .string(let m)? = o["mtime"], let mt = Int64(m),
+                case .string(let i)? = o["inode"], let ino = UInt64(i), case .string(let d)? = o["device"], let dev = UInt64(d)
             else { continue }
             var natural: (Double, Double)?
             if case .array(let s)? = o["naturalSize"], s.count == 2, case .number(let w) = s[0], case .number(let h) = s[1],
-               w >= 1, h >= 1, w <= 1e6, h <= 1e6 {
+                w >= 1, h >= 1, w <= 1e6, h <= 1e6
+            {
                 natural = (w, h)
             }
             var kept = false
             if case .bool(let k)? = o["keptGPS"] { kept = k }
-            out.records[path] = SourceRecord(fingerprint: SourceFingerprint(size: sz, mtimeNanoseconds: mt, inode: ino, device: dev),
-                                             asset: asset, naturalSize: natural, keptGPS: kept)
+            out.records[path] = SourceRecord(
+                fingerprint: SourceFingerprint(size: sz, mtimeNanoseconds: mt, inode: ino, device: dev),
+                asset: asset, naturalSize: natural, keptGPS: kept)
         }
         return out
     }
@@ -91,7 +94,8 @@ extension JournalStore {
     /// The journal's source index (empty when there is none or it does not parse).
     public func sourceIndex() -> SourceIndex {
         guard let bytes = try? FileIO.readFile(file(SourceIndex.file), name: SourceIndex.file, limit: limits.json.maxBytes),
-              let value = try? JSONParser.parse(bytes, file: SourceIndex.file, limits: limits.json) else { return SourceIndex() }
+            let value = try? JSONParser.parse(bytes, file: SourceIndex.file, limits: limits.json)
+        else { return SourceIndex() }
         return SourceIndex.decode(value)
     }
 
