@@ -222,6 +222,20 @@ import Testing
         #expect(ws.snapshot("m.techo") == before)
     }
 
+    @Test func aDamagedBackgroundOrTapePatternIsRefusedByBuildBeforeAnythingIsWritten() throws {
+        let ws = try Workspace()
+        try ws.write("cut.jpg", try Self.truncatedJPEG())
+        try ws.write("bg.json", #"{"pages":[{"id":"a","size":"100x100","background":{"image":"cut.jpg"}}]}"#)
+        var r = try ws.run("build", "bg.json", "--no-export")
+        #expect(r.code == 65 && r.err.contains("cut.jpg") && r.err.contains("pages[0].background.image"), "\(r.code) \(r.err)")
+        #expect(!ws.exists("bg.techo"))
+        let washi = #"{"type":"washi","from":[0,0],"to":[50,0],"pattern":"cut.jpg"}"#
+        try ws.write("tape.json", #"{"pages":[{"id":"a","size":"100x100","elements":["# + washi + "]}]}")
+        r = try ws.run("build", "tape.json", "--no-export")
+        #expect(r.code == 65 && r.err.contains("cut.jpg"), "\(r.code) \(r.err)")
+        #expect(!ws.exists("tape.techo"))
+    }
+
     @Test func aRebuildWithOneElementMovedMakesOneStepAndCopiesNoAsset() throws {
         let ws = try Workspace()
         try ws.png("a.png", 20, 10, rgba: (200, 10, 10, 255))
