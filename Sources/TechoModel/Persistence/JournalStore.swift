@@ -280,7 +280,8 @@ public final class JournalStore {
         case .bytes(let b):
             bytes = b
         case .file(let source, let seen):
-            guard let (b, now) = try FileIO.readFileAndFingerprint(source, name: source.path, limit: Int(Int32.max), followSymlinks: true) else {
+            // 512 MiB, the image file limit: a file that grew past it since it was hashed is refused.
+            guard let (b, now) = try FileIO.readFileAndFingerprint(source, name: source.path, limit: 512 << 20, followSymlinks: true) else {
                 throw StorageError(path: source.path, message: "no such file")
             }
             if now != seen && SHA256.hex(b) != a.ref.sha256 { throw StorageError(path: source.path, message: "changed while being imported") }
