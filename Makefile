@@ -42,13 +42,16 @@ lint:
 	swift format lint --strict --recursive Sources Tests Package.swift
 	@echo "make lint: no findings"
 # Hostile-input checks (docs/fuzzing.md).
-#   make fuzz   run every fuzz target, one after another, for FUZZ_SECONDS each (default 600)
+#   make fuzz   every target under libFuzzer (coverage-guided, AddressSanitizer), one after
+#               another, FUZZ_SECONDS each (default 1800); corpus and findings in fuzz-out/
 #   make asan   build and test in debug under AddressSanitizer (SANITIZE_FILTER picks the tests)
 #   make tsan   the same under ThreadSanitizer
-FUZZ_SECONDS ?= 600
-FUZZ_SEED ?= 1
+FUZZ_SECONDS ?= 1800
 FUZZ_TARGETS ?= json svg png jpeg text
 FUZZ_OUT ?= fuzz-out
+# libFuzzer's main and coverage need --sanitize=fuzzer on the link and on every module; dead
+# stripping would drop the coverage counters' sections, so it is off in this build.
+LIBFUZZER_FLAGS = -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address --disable-dead-strip --scratch-path .build/libfuzzer
 # Pixel-heavy suites (raster, render) take many minutes in a debug build under a sanitizer, so
 # the default runs the others; SANITIZE_FILTER= (empty) runs everything.
 SANITIZE_FILTER ?= TechoGeometryTests|TechoModelTests|TechoCodecsTests|TechoTextTests|TechoCommandsTests
@@ -56,15 +59,12 @@ SANITIZE_FILTER ?= TechoGeometryTests|TechoModelTests|TechoCodecsTests|TechoText
 
 fuzz: deps
 	$(SWIFT) build $(FLAGS) --product techo-fuzz
+	TECHO_LIBFUZZER=1 $(SWIFT) build $(LIBFUZZER_FLAGS) --product techo-libfuzzer
 	@mkdir -p $(FUZZ_OUT)
-	@bin="$$($(SWIFT) build $(FLAGS) --show-bin-path)/techo-fuzz"; status=0; \
-	for t in $(FUZZ_TARGETS); do \
-	  "$$bin" $$t --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED) --crashes $(FUZZ_OUT) --verbose \
-	    --corpus Tests/TechoCodecsTests/Fixtures --corpus Tests/TechoModelTests/Fixtures --corpus Resources/demo \
-	    || status=1; \
-	done; \
-	if [ $$status -ne 0 ]; then echo "make fuzz: a target failed; its input is in $(FUZZ_OUT)/"; exit 1; fi
-	@echo "make fuzz: every target ran $(FUZZ_SECONDS) s with no crash"
+	@bash scripts/fuzz.sh "$$(TECHO_LIBFUZZER=1 $(SWIFT) build $(LIBFUZZER_FLAGS) --show-bin-path)/techo-libfuzzer" \
+	  "$$($(SWIFT) build $(FLAGS) --show-bin-path)/techo-fuzz" $(FUZZ_OUT) $(FUZZ_SECONDS) $(FUZZ_TARGETS) \
+	  || { echo "make fuzz: a target found something; its input is in $(FUZZ_OUT)/"; exit 1; }
+	@echo "make fuzz: every target ran $(FUZZ_SECONDS) s under libFuzzer with no finding"
 
 asan: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan

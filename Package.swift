@@ -33,7 +33,8 @@ let package = Package(
         .executableTarget(name: "techo", dependencies: ["TechoCommands"]),
         .executableTarget(name: "techo-assets", dependencies: ["TechoCodecs", "TechoRaster"], path: "Sources/techo-assets"),
         // Seeded mutation fuzzers for the decoders and text layout (make fuzz, docs/fuzzing.md).
-        .executableTarget(name: "techo-fuzz", dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText"]),
+        .target(name: "TechoFuzzTargets", dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText"]),
+        .executableTarget(name: "techo-fuzz", dependencies: ["TechoFuzzTargets"]),
         .executableTarget(name: "techo-bench", dependencies: ["TechoRender", "TechoCodecs", "TechoRaster", "TechoText", "TechoModel"], path: "Sources/techo-bench"),
 
         .target(name: "TechoTestSupport", dependencies: ["TechoRaster", "TechoCodecs"], path: "Tests/TechoTestSupport"),
@@ -49,3 +50,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v5]
 )
+
+// The libFuzzer entry points exist only in the instrumented build `make fuzz` makes: libFuzzer
+// supplies `main`, so an ordinary build could not link them.
+if Context.environment["TECHO_LIBFUZZER"] != nil {
+    package.targets.append(.executableTarget(name: "techo-libfuzzer", dependencies: ["TechoFuzzTargets"]))
+}

@@ -3,43 +3,11 @@
 // compiler coverage it keeps an input when it reaches an outcome (an error message shape or a
 // result shape) not seen before, which steers it towards distinct code paths.
 import Foundation
+import TechoFuzzTargets
 
 #if canImport(Glibc)
     import Glibc
 #endif
-
-/// A deterministic generator (SplitMix64), so a seed reproduces a run.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// One thing to fuzz: a function of bytes that must return (any error is fine) and never trap,
-/// hang or allocate without bound.
-struct FuzzTarget {
-    let name: String
-    /// What the target reads, for `--help`.
-    let summary: String
-    /// Built-in seeds, used with any corpus files.
-    let seeds: [[UInt8]]
-    /// File extensions of corpus files this target takes.
-    let extensions: [String]
-    /// Tokens worth inserting.
-    let dictionary: [[UInt8]]
-    /// Largest input it is given.
-    let maxLength: Int
-    /// Repairs a mutated input so it gets past shallow checks (PNG CRCs); may return it as is.
-    var repair: ((inout [UInt8], inout SeededRandom) -> Void)? = nil
-    /// Runs one input; returns a short outcome signature.
-    let run: ([UInt8]) -> String
-}
 
 /// Mutates inputs.
 struct Mutator {
@@ -139,16 +107,4 @@ struct FuzzRun {
         }
         return (runs, corpus.count, seen.count)
     }
-}
-
-/// A short, number-free shape of an error or result, so "offset 12" and "offset 13" count once.
-func outcomeShape(_ s: String) -> String {
-    var out = ""
-    var lastDigit = false, quoted = false
-    for c in s.prefix(160) {
-        if c == "\"" { quoted.toggle(); out.append(c); continue }
-        if quoted { continue }  // quoted input text says little about the path taken
-        if c.isNumber { if !lastDigit { out.append("#") }; lastDigit = true } else { out.append(c); lastDigit = false }
-    }
-    return out
 }

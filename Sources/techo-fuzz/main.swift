@@ -1,8 +1,10 @@
 // techo-fuzz: runs the fuzz targets for a time, or replays saved inputs. See docs/fuzzing.md.
 //   techo-fuzz TARGET [--seconds N] [--seed S] [--corpus DIR]... [--crashes DIR] [--timeout S]
 //   techo-fuzz TARGET --replay FILE...
+//   techo-fuzz TARGET --write-seeds DIR [--corpus DIR]... [--write-dict FILE]   (for libFuzzer)
 //   techo-fuzz --list
 import Foundation
+import TechoFuzzTargets
 
 #if canImport(Glibc)
     import Glibc
@@ -31,6 +33,7 @@ guard let target = targets.first(where: { $0.name == name }) else {
 }
 var seconds = 10.0, seed: UInt64 = 1, corpusDirs: [String] = [], crashes = ".", timeout = 20, verbose = false
 var replay: [String]? = nil
+var seedsOut: String? = nil, dictOut: String? = nil
 while !args.isEmpty {
     let a = args.removeFirst()
     func value() -> String { if args.isEmpty { fail("\(a) needs a value") }; return args.removeFirst() }
@@ -42,6 +45,8 @@ while !args.isEmpty {
     case "--timeout": guard let v = Int(value()), v > 0 else { fail("--timeout needs seconds") }; timeout = v
     case "--verbose": verbose = true
     case "--replay": replay = args; args = []
+    case "--write-seeds": seedsOut = value()
+    case "--write-dict": dictOut = value()
     default: fail("unknown option '\(a)'")
     }
 }
@@ -59,6 +64,32 @@ func corpus(_ dirs: [String]) -> [[UInt8]] {
         }
     }
     return out.sorted { $0.lexicographicallyPrecedes($1) }
+}
+
+/// A libFuzzer dictionary line: the token quoted, every byte outside printable ASCII (and `"`, `\`) as \xNN.
+func dictionaryLine(_ token: [UInt8]) -> String {
+    var s = "\""
+    for b in token {
+        if b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C { s.append(Character(UnicodeScalar(b))) } else { s += String(format: "\\x%02X", b) }
+    }
+    return s + "\""
+}
+
+// libFuzzer's seed corpus and dictionary: the built-in seeds and the corpus files, one file each.
+if seedsOut != nil || dictOut != nil {
+    if let dir = seedsOut {
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            for (i, s) in (target.seeds + corpus(corpusDirs)).enumerated() {
+                try Data(s).write(to: URL(fileURLWithPath: dir).appendingPathComponent(String(format: "seed-%04d", i)))
+            }
+        } catch { fail("cannot write seeds into '\(dir)': \(error.localizedDescription)") }
+    }
+    if let file = dictOut {
+        let text = target.dictionary.isEmpty ? "" : target.dictionary.map(dictionaryLine).joined(separator: "\n") + "\n"
+        guard FileManager.default.createFile(atPath: file, contents: Data(text.utf8)) else { fail("cannot write '\(file)'") }
+    }
+    exit(0)
 }
 
 CrashCapture.install(folder: crashes, target: target.name, seed: seed, timeoutSeconds: timeout)
