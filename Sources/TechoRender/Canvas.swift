@@ -71,10 +71,9 @@ struct Layer {
 enum Mark {
     /// A layer composited once with an opacity and blend mode, through an optional clip.
     case layer(Layer, opacity: Double, blendMode: BlendMode, clip: Mask?)
-    /// A picture drawn straight onto the page with the area-averaging filter.
-    case picture(Pixmap, transform: Transform, opacity: Double, clip: Mask?)
-    /// A path filled straight onto the page.
-    case fill(Path, paint: Paint, transform: Transform)
+    /// A picture or a fill drawn straight onto the page, resolved up to the blend (coverage,
+    /// clip, opacity and sampled colours made with the drawing, not when it is applied).
+    case prepared(PreparedDraw)
 }
 
 /// What one element puts on the page: its marks in order and its warnings. Made from the
@@ -94,8 +93,7 @@ struct ElementDrawing {
         marks.reduce(0) { total, m in
             switch m {
             case .layer(let l, _, _, let clip): return total + l.pixmap.data.count + (clip?.data.count ?? 0)
-            case .picture(let p, _, _, let clip): return total + p.data.count + (clip?.data.count ?? 0)
-            case .fill: return total + 1024
+            case .prepared(let d): return total + d.bytes
             }
         }
     }
@@ -107,10 +105,8 @@ struct ElementDrawing {
             case .layer(let l, let opacity, let blendMode, let clip):
                 pixmap.draw(l.pixmap, transform: .translation(Double(l.x0), Double(l.y0)), opacity: opacity,
                             blendMode: blendMode, filter: .nearest, clip: clip)
-            case .picture(let p, let transform, let opacity, let clip):
-                pixmap.draw(p, transform: transform, opacity: opacity, filter: .good, clip: clip)
-            case .fill(let path, let paint, let transform):
-                pixmap.fill(path, paint: paint, transform: transform)
+            case .prepared(let d):
+                pixmap.apply(d)
             }
         }
     }

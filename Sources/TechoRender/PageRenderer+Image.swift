@@ -66,7 +66,8 @@ extension PageRenderer {
         let clip = canvas.slotClip(e)
         guard let outline = image.outline else {
             // A single draw takes the opacity directly.
-            out.marks.append(.picture(img, transform: toElement.concatenating(t), opacity: e.opacity, clip: clip))
+            out.marks.append(.prepared(PreparedDraw(drawing: img, transform: toElement.concatenating(t), opacity: e.opacity, filter: .good,
+                                                     clip: clip, width: canvas.width, height: canvas.height)))
             return
         }
         let border = outline.width * k
@@ -101,7 +102,8 @@ extension PageRenderer {
 
         if photo.frame == .none && !photo.shadow && g.pictureRadius == 0 && photo.crop == nil {
             // A plain photo is one draw, like an image sticker: it takes the opacity directly.
-            out.marks.append(.picture(picture, transform: pictureToElement.concatenating(t), opacity: e.opacity, clip: canvas.slotClip(e)))
+            out.marks.append(.prepared(PreparedDraw(drawing: picture, transform: pictureToElement.concatenating(t), opacity: e.opacity,
+                                                     filter: .good, clip: canvas.slotClip(e), width: canvas.width, height: canvas.height)))
             return
         }
         // The layer holds the card and its shadow.
