@@ -142,15 +142,17 @@ struct BackgroundKey: Hashable {
 }
 
 extension PageRenderer {
-    /// Composes `page` on `canvas`: the background on this thread while up to
-    /// `composeThreads - 1` other threads make element drawings, then the drawings in order.
+    /// Composes `page` on `canvas`: the background on this thread while `composeThreads`
+    /// workers make element drawings (none with one thread: this thread makes them all), then
+    /// the drawings in order. The page thread mostly waits and blends, so it does not count as
+    /// one of the workers; it still takes an element no worker has started.
     func compose(_ page: Page, canvas: Canvas) throws -> RenderedPage {
         let preview = canvas.width * canvas.height <= PageRenderer.previewPixels
         let elements = page.elements.filter { !$0.hidden && $0.opacity > 0 }
         let jobs = ComposeJobs(count: elements.count) { [self] i in
             try drawing(of: elements[i], canvas: canvas, keep: preview)
         }
-        jobs.start(workers: composeThreads - 1)
+        jobs.start(workers: composeThreads > 1 ? composeThreads : 0)
         defer { jobs.finish() }
         var pixmap = try background(of: page, canvas: canvas, keep: preview)
         var warnings: [String] = []

@@ -25,8 +25,9 @@ public final class PageRenderer: @unchecked Sendable {
     /// Bytes of preview drawings kept, least recently used dropped first. 64 MiB.
     public static let previewBudget = 64 << 20
 
-    /// Threads that compose one page (1: the page thread alone). Default: one per core. The
-    /// page is byte-identical for any value.
+    /// Threads that make one page's element drawings while the page thread draws the
+    /// background and blends (1: the page thread alone does everything). Default: one per
+    /// core. The page is byte-identical for any value.
     public let composeThreads: Int
 
     let images: ImageCache
