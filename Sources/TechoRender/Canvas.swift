@@ -1,28 +1,32 @@
-// The render in progress: the page pixmap, the page-to-device scale, the warnings so far, and
-// bounding-box layers for elements that must be isolated before they are composited.
+// The geometry of a render in progress (the page, its device size and scale), bounding-box
+// layers for elements that must be isolated before they are composited, and what one element
+// puts on the page: its marks, made apart from the page pixels (on any core) and applied to
+// the page in stacking order.
 
 import TechoModel
 import TechoRaster
 
-/// The page being drawn.
+/// The page being drawn: where things go, not the pixels (those are only touched in order, by
+/// `ElementDrawing.apply`).
 struct Canvas {
     let page: Page
     /// Device pixels per page pixel.
     let scale: Double
-    var pixmap: Pixmap
-    var warnings: [String] = []
+    /// The page's device size.
+    let width: Int, height: Int
 
-    init(page: Page, scale: Double, pixmap: Pixmap) {
+    init(page: Page, scale: Double, width: Int, height: Int) {
         self.page = page
         self.scale = scale
-        self.pixmap = pixmap
+        self.width = width
+        self.height = height
     }
 
     /// Page space to device space.
     var device: Transform { .scale(scale) }
 
-    /// The whole pixmap as a device rectangle.
-    var bounds: IntRect { IntRect(x0: 0, y0: 0, x1: pixmap.width, y1: pixmap.height) }
+    /// The whole page as a device rectangle.
+    var bounds: IntRect { IntRect(x0: 0, y0: 0, x1: width, y1: height) }
 
     /// An element's transform to device space: `S(scale) ∘ element.transform`.
     func toDevice(_ e: Element) -> Transform { e.transform.concatenating(device) }
@@ -36,15 +40,9 @@ struct Canvas {
         guard rect.isFinite, !rect.isEmpty else { return nil }
         let box = IntRect(x0: Int(max(-1e9, (rect.minX - 1).rounded(.down))), y0: Int(max(-1e9, (rect.minY - 1).rounded(.down))),
                           x1: Int(min(1e9, (rect.maxX + 1).rounded(.up))), y1: Int(min(1e9, (rect.maxY + 1).rounded(.up))))
-            .intersection(IntRect(x0: -pad, y0: -pad, x1: pixmap.width + pad, y1: pixmap.height + pad))
+            .intersection(IntRect(x0: -pad, y0: -pad, x1: width + pad, y1: height + pad))
         guard !box.isEmpty else { return nil }
         return Layer(x0: box.x0, y0: box.y0, pixmap: Pixmap(width: box.width, height: box.height))
-    }
-
-    /// Composites a layer once with `opacity` and `blendMode`, through an optional device clip.
-    mutating func composite(_ layer: Layer, opacity: Double, blendMode: BlendMode = .sourceOver, clip: Mask? = nil) {
-        pixmap.draw(layer.pixmap, transform: .translation(Double(layer.x0), Double(layer.y0)), opacity: opacity,
-                    blendMode: blendMode, filter: .nearest, clip: clip)
     }
 
     /// The element's slot clip (page-space rotated rectangle) as a device mask, or nil.
@@ -53,7 +51,7 @@ struct Canvas {
         let c = frame.rect.center
         let t = Transform.translation(-c.x, -c.y).concatenating(.rotation(degrees: frame.rotation))
             .concatenating(.translation(c.x, c.y)).concatenating(device)
-        return Mask(filling: .rect(frame.rect), transform: t, width: pixmap.width, height: pixmap.height)
+        return Mask(filling: .rect(frame.rect), transform: t, width: width, height: height)
     }
 }
 
@@ -67,4 +65,49 @@ struct Layer {
 
     /// `t` (to device space) followed by the move into the layer.
     func local(_ t: Transform) -> Transform { t.concatenating(fromDevice) }
+}
+
+/// One drawing call on the page pixels, with everything it needs already made.
+enum Mark {
+    /// A layer composited once with an opacity and blend mode, through an optional clip.
+    case layer(Layer, opacity: Double, blendMode: BlendMode, clip: Mask?)
+    /// A picture or a fill drawn straight onto the page, resolved up to the blend (coverage,
+    /// clip, opacity and sampled colours made with the drawing, not when it is applied).
+    case prepared(PreparedDraw)
+}
+
+/// What one element puts on the page: its marks in order and its warnings. Made from the
+/// element and the canvas geometry alone, never from the page's pixels, so elements can be made
+/// on any core in any order and applied in stacking order with the same result.
+struct ElementDrawing {
+    var marks: [Mark] = []
+    var warnings: [String] = []
+
+    /// Composites a layer once with `opacity` and `blendMode`, through an optional device clip.
+    mutating func composite(_ layer: Layer, opacity: Double, blendMode: BlendMode = .sourceOver, clip: Mask? = nil) {
+        marks.append(.layer(layer, opacity: opacity, blendMode: blendMode, clip: clip))
+    }
+
+    /// Bytes of pixels and masks held.
+    var bytes: Int {
+        marks.reduce(0) { total, m in
+            switch m {
+            case .layer(let l, _, _, let clip): return total + l.pixmap.data.count + (clip?.data.count ?? 0)
+            case .prepared(let d): return total + d.bytes
+            }
+        }
+    }
+
+    /// Draws the marks onto the page.
+    func apply(to pixmap: inout Pixmap) {
+        for m in marks {
+            switch m {
+            case .layer(let l, let opacity, let blendMode, let clip):
+                pixmap.draw(l.pixmap, transform: .translation(Double(l.x0), Double(l.y0)), opacity: opacity,
+                            blendMode: blendMode, filter: .nearest, clip: clip)
+            case .prepared(let d):
+                pixmap.apply(d)
+            }
+        }
+    }
 }

@@ -11,31 +11,31 @@ extension PageRenderer {
     /// otherwise be hundreds of millions of discs).
     static let maxPaperDots = 1_000_000
 
-    func drawBackground(_ bg: Background, on canvas: inout Canvas) throws {
+    func drawBackground(_ bg: Background, canvas: Canvas, into pixmap: inout Pixmap) throws {
         // An opaque colour under a tiled image: the tile is composed over the colour once and
         // then copied, one pass over the page instead of two.
         if let c = bg.color, c.a == 255, let image = bg.image, image.mode == .tile, image.opacity > 0 {
             let (iw, ih) = try images.naturalSize(image.asset)
-            try drawTiles(image, natural: (iw, ih), over: c, on: &canvas)
+            try drawTiles(image, natural: (iw, ih), over: c, canvas: canvas, into: &pixmap)
         } else {
             if let c = bg.color, c.a > 0 {
                 let p = Color(c).premultiplied8
-                canvas.pixmap.fill(r: p.r, g: p.g, b: p.b, a: p.a)
+                pixmap.fill(r: p.r, g: p.g, b: p.b, a: p.a)
             }
-            if let image = bg.image, image.opacity > 0 { try drawBackgroundImage(image, on: &canvas) }
+            if let image = bg.image, image.opacity > 0 { try drawBackgroundImage(image, canvas: canvas, into: &pixmap) }
         }
-        if let paper = bg.paper, paper.pattern != .blank { drawPaper(paper, on: &canvas) }
+        if let paper = bg.paper, paper.pattern != .blank { drawPaper(paper, canvas: canvas, into: &pixmap) }
     }
 
-    private func drawBackgroundImage(_ bg: BackgroundImage, on canvas: inout Canvas) throws {
+    private func drawBackgroundImage(_ bg: BackgroundImage, canvas: Canvas, into pixmap: inout Pixmap) throws {
         let (iw, ih) = try images.naturalSize(bg.asset)
         let s = canvas.scale
-        let (pw, ph) = (Double(canvas.pixmap.width) / s, Double(canvas.pixmap.height) / s)
+        let (pw, ph) = (Double(canvas.width) / s, Double(canvas.height) / s)
         // The image's rectangle on the page (page pixels).
         var rect: Rect
         switch bg.mode {
         case .tile:
-            try drawTiles(bg, natural: (iw, ih), over: nil, on: &canvas)
+            try drawTiles(bg, natural: (iw, ih), over: nil, canvas: canvas, into: &pixmap)
             return
         case .cover, .contain:
             let k = bg.mode == .cover ? max(pw / iw, ph / ih) : min(pw / iw, ph / ih)
@@ -48,13 +48,13 @@ extension PageRenderer {
         let img = try images.image(bg.asset, natural: (iw, ih), needed: (rect.width * s, rect.height * s))
         let t = Transform.scale(rect.width / Double(img.width), rect.height / Double(img.height))
             .concatenating(.translation(rect.minX, rect.minY)).concatenating(canvas.device)
-        canvas.pixmap.draw(img, transform: t, opacity: bg.opacity, filter: .good)
+        pixmap.draw(img, transform: t, opacity: bg.opacity, filter: .good)
     }
 
     /// Tiles from the page origin at the image's natural size: the tile is resampled once to
     /// whole device pixels, then copied exactly, so seams never show.
     /// With `base`, the tile is composed over that opaque colour and copied.
-    private func drawTiles(_ bg: BackgroundImage, natural: (Double, Double), over base: RGBA?, on canvas: inout Canvas) throws {
+    private func drawTiles(_ bg: BackgroundImage, natural: (Double, Double), over base: RGBA?, canvas: Canvas, into pixmap: inout Pixmap) throws {
         let s = canvas.scale
         let tw = max(1, Int((natural.0 * s).rounded())), th = max(1, Int((natural.1 * s).rounded()))
         let img = try images.image(bg.asset, natural: natural, needed: (Double(tw), Double(th)))
@@ -80,12 +80,12 @@ extension PageRenderer {
             opacity = 1
             mode = .source
         }
-        let W = canvas.pixmap.width, H = canvas.pixmap.height
+        let W = canvas.width, H = canvas.height
         var y = 0
         while y < H {
             var x = 0
             while x < W {
-                canvas.pixmap.draw(tile, transform: .translation(Double(x), Double(y)), opacity: opacity, blendMode: mode, filter: .nearest)
+                pixmap.draw(tile, transform: .translation(Double(x), Double(y)), opacity: opacity, blendMode: mode, filter: .nearest)
                 x += tile.width
             }
             y += tile.height
@@ -93,9 +93,9 @@ extension PageRenderer {
     }
 
     /// Dots, grid or lines, centred within the margin.
-    func drawPaper(_ paper: Paper, on canvas: inout Canvas) {
+    func drawPaper(_ paper: Paper, canvas: Canvas, into pixmap: inout Pixmap) {
         let s = canvas.scale
-        let W = Double(canvas.pixmap.width), H = Double(canvas.pixmap.height)
+        let W = Double(canvas.width), H = Double(canvas.height)
         let step = paper.spacing * s, margin = paper.margin * s
         let area = Rect(x: margin, y: margin, width: W - 2 * margin, height: H - 2 * margin)
         guard area.width > 0, area.height > 0, step >= 1 else { return }
@@ -117,7 +117,7 @@ extension PageRenderer {
             if xs.count * ys.count > PageRenderer.maxPaperDots {
                 // Finer than the eye can tell apart: an even tint of the same average darkness.
                 let tint = min(1, Double.pi * r * r / (step * step))
-                canvas.pixmap.fill(.rect(area), paint: Paint(paper.color, opacity: tint))
+                pixmap.fill(.rect(area), paint: Paint(paper.color, opacity: tint))
                 return
             }
             for y in ys { for x in xs { path.append(.circle(center: Point(x, y), radius: r)) } }
@@ -135,6 +135,6 @@ extension PageRenderer {
                 for x in xs { path.append(.rect(Rect(x: snap(x), y: top, width: t, height: bottom - top))) }
             }
         }
-        canvas.pixmap.fill(path, paint: paint)
+        pixmap.fill(path, paint: paint)
     }
 }

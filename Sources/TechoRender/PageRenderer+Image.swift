@@ -57,7 +57,7 @@ struct PhotoGeometry {
 }
 
 extension PageRenderer {
-    func drawImage(_ image: ImageContent, element e: Element, on canvas: inout Canvas) throws {
+    func drawImage(_ image: ImageContent, element e: Element, canvas: Canvas, into out: inout ElementDrawing) throws {
         let t = canvas.toDevice(e)
         let k = t.maxScale
         let (nw, nh) = (image.naturalWidth, image.naturalHeight)
@@ -66,7 +66,8 @@ extension PageRenderer {
         let clip = canvas.slotClip(e)
         guard let outline = image.outline else {
             // A single draw takes the opacity directly.
-            canvas.pixmap.draw(img, transform: toElement.concatenating(t), opacity: e.opacity, filter: .good, clip: clip)
+            out.marks.append(.prepared(PreparedDraw(drawing: img, transform: toElement.concatenating(t), opacity: e.opacity, filter: .good,
+                                                     clip: clip, width: canvas.width, height: canvas.height)))
             return
         }
         let border = outline.width * k
@@ -76,10 +77,10 @@ extension PageRenderer {
         guard var layer = canvas.layer(coveringDevice: rect, pad: min(256, Int(border.rounded(.up)) + 2)) else { return }
         layer.pixmap.draw(img, transform: layer.local(toElement.concatenating(t)), filter: .good)
         layer.pixmap = DieCut.outlined(layer.pixmap, width: border, color: Color(outline.color))
-        canvas.composite(layer, opacity: e.opacity, clip: clip)
+        out.composite(layer, opacity: e.opacity, clip: clip)
     }
 
-    func drawPhoto(_ photo: PhotoContent, element e: Element, on canvas: inout Canvas) throws {
+    func drawPhoto(_ photo: PhotoContent, element e: Element, canvas: Canvas, into out: inout ElementDrawing) throws {
         let g = PhotoGeometry(photo)
         let t = canvas.toDevice(e)
         let k = t.maxScale
@@ -101,8 +102,8 @@ extension PageRenderer {
 
         if photo.frame == .none && !photo.shadow && g.pictureRadius == 0 && photo.crop == nil {
             // A plain photo is one draw, like an image sticker: it takes the opacity directly.
-            canvas.pixmap.draw(picture, transform: pictureToElement.concatenating(t), opacity: e.opacity, filter: .good,
-                               clip: canvas.slotClip(e))
+            out.marks.append(.prepared(PreparedDraw(drawing: picture, transform: pictureToElement.concatenating(t), opacity: e.opacity,
+                                                     filter: .good, clip: canvas.slotClip(e), width: canvas.width, height: canvas.height)))
             return
         }
         // The layer holds the card and its shadow.
@@ -132,7 +133,7 @@ extension PageRenderer {
             layer.pixmap.stroke(.roundedRect(g.picture, radius: g.pictureRadius), style: StrokeStyle(width: hair, join: .miter),
                                 paint: Paint(color: Color(r: 0.3, g: 0.25, b: 0.2, a: 0.18)), transform: local)
         }
-        canvas.composite(layer, opacity: e.opacity, clip: canvas.slotClip(e))
+        out.composite(layer, opacity: e.opacity, clip: canvas.slotClip(e))
     }
 }
 

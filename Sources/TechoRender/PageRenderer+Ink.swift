@@ -12,7 +12,7 @@ import TechoModel
 import TechoRaster
 
 extension PageRenderer {
-    func drawInk(_ ink: InkContent, element e: Element, on canvas: inout Canvas) throws {
+    func drawInk(_ ink: InkContent, element e: Element, canvas: Canvas, into out: inout ElementDrawing) throws {
         var bounds = Rect.null
         for (i, s) in ink.strokes.enumerated() where s.tool != .eraser {
             do { bounds = bounds.union(try strokeBounds(s)) } catch {
@@ -45,8 +45,8 @@ extension PageRenderer {
                 }
             }
         }
-        if let marker { canvas.composite(marker, opacity: e.opacity, blendMode: .multiply) }
-        if hasPen { canvas.composite(pen, opacity: e.opacity) }
+        if let marker { out.composite(marker, opacity: e.opacity, blendMode: .multiply) }
+        if hasPen { out.composite(pen, opacity: e.opacity) }
     }
 
     /// One pen stroke (not eraser or highlighter) into `target`.

@@ -8,16 +8,17 @@ import TechoRaster
 import TechoText
 
 extension PageRenderer {
-    func drawText(_ text: TextContent, element e: Element, on canvas: inout Canvas) throws {
+    func drawText(_ text: TextContent, element e: Element, canvas: Canvas, into out: inout ElementDrawing) throws {
         let laid = try layout(text)
-        for w in laid.warnings { canvas.warnings.append("element \(e.id): \(w)") }
+        for w in laid.warnings { out.warnings.append("element \(e.id): \(w)") }
         guard !laid.glyphs.isEmpty else { return }
         let t = canvas.toDevice(e)
         let outlines = laid.outlinePath
         let images = laid.glyphs.filter(\.isImage)
         let draws = (outlines.isEmpty ? 0 : 1) + (text.outline == nil ? 0 : 1) + images.count
         if draws == 1 && images.isEmpty {
-            canvas.pixmap.fill(outlines, paint: Paint(text.color, opacity: e.opacity), transform: t)
+            out.marks.append(.prepared(PreparedDraw(filling: outlines, paint: Paint(text.color, opacity: e.opacity), transform: t,
+                                                     width: canvas.width, height: canvas.height)))
             return
         }
         guard var layer = canvas.layer(coveringDevice: textBounds(laid, text).applying(t)) else { return }
@@ -29,7 +30,7 @@ extension PageRenderer {
         }
         layer.pixmap.fill(outlines, paint: Paint(text.color), transform: local)
         for g in images { drawColorGlyph(g, transform: local, into: &layer.pixmap) }
-        canvas.composite(layer, opacity: e.opacity)
+        out.composite(layer, opacity: e.opacity)
     }
 
     /// A colour bitmap glyph (emoji keep their own colours and take no outline), from the

@@ -102,7 +102,7 @@ extension WashiContent {
 }
 
 extension PageRenderer {
-    func drawWashi(_ w: WashiContent, element e: Element, on canvas: inout Canvas) throws {
+    func drawWashi(_ w: WashiContent, element e: Element, canvas: Canvas, into out: inout ElementDrawing) throws {
         let shape = WashiShape(length: w.length, width: w.width, ends: w.ends, seed: e.id)
         let t = w.frame.concatenating(canvas.toDevice(e))
         guard var layer = canvas.layer(coveringDevice: shape.path.bounds.applying(t)) else { return }
@@ -132,6 +132,6 @@ extension PageRenderer {
             let toStrip = Transform.scale(iw * k / Double(tw), w.width / Double(th)).concatenating(.translation(0, -w.width / 2))
             layer.pixmap.draw(strip, transform: toStrip.concatenating(local), opacity: 0.85, filter: .good, clip: clip)
         }
-        canvas.composite(layer, opacity: e.opacity, blendMode: .multiply)
+        out.composite(layer, opacity: e.opacity, blendMode: .multiply)
     }
 }

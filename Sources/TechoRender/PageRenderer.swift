@@ -17,13 +17,30 @@ public final class PageRenderer: @unchecked Sendable {
     /// The largest rendered page area, device pixels (PRODUCT.md §10).
     public static let maxPixels = 100_000_000
 
+    /// Renders of at most this many device pixels are previews: the renderer keeps their
+    /// background and element drawings (within `previewBudget`), so a re-render after one
+    /// element changed remakes only that element. Larger renders (prints) keep nothing but the
+    /// decoded pictures.
+    public static let previewPixels = 4_000_000
+    /// Bytes of preview drawings kept, least recently used dropped first. 64 MiB.
+    public static let previewBudget = 64 << 20
+
+    /// Threads that make one page's element drawings while the page thread draws the
+    /// background and blends (1: the page thread alone does everything). Default: one per
+    /// core. The page is byte-identical for any value.
+    public let composeThreads: Int
+
     let images: ImageCache
+    let previews = PreviewCache(budget: PageRenderer.previewBudget)
     private let textLock = NSLock()
     private var layouts: [TextContent: LaidOutText] = [:]
 
-    /// A renderer that finds each asset's file with `assetURL` (usually `JournalStore.assetURL`).
-    public init(assetURL: @escaping (AssetRef) throws -> URL) {
+    /// A renderer that finds each asset's file with `assetURL` (usually `JournalStore.assetURL`)
+    /// and composes each page on `composeThreads` threads (at least 1).
+    public init(assetURL: @escaping (AssetRef) throws -> URL,
+                composeThreads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         images = ImageCache(assetURL: assetURL)
+        self.composeThreads = max(1, composeThreads)
     }
 
     /// Renders `page` at `scale` × its pixel size (`RenderedPage.dpi` is `page.dpi × scale`).
@@ -35,24 +52,7 @@ public final class PageRenderer: @unchecked Sendable {
         precondition(scale.isFinite && scale > 0, "render scale must be positive and finite, got \(scale)")
         let size = try resolvedSize(of: page)
         let (w, h) = try deviceSize(page: page, size: size, scale: scale)
-        var canvas = Canvas(page: page, scale: scale, pixmap: Pixmap(width: w, height: h))
-        // The pictures decode on other cores while the background and the first elements draw.
-        let decoding = DispatchGroup()
-        prefetchPictures(of: page, canvas: canvas, group: decoding)
-        defer { decoding.wait() }
-        do { try drawBackground(page.background, on: &canvas) } catch let e as RenderError { throw e } catch {
-            throw RenderError(pageID: page.id, message: "background: \(error)")
-        }
-        for element in page.elements where !element.hidden && element.opacity > 0 {
-            do {
-                try draw(element, on: &canvas)
-            } catch let e as RenderError {
-                throw e
-            } catch {
-                throw RenderError(pageID: page.id, elementID: element.id, message: "\(error)")
-            }
-        }
-        return RenderedPage(pixmap: canvas.pixmap, dpi: page.dpi * scale, warnings: canvas.warnings)
+        return try compose(page, canvas: Canvas(page: page, scale: scale, width: w, height: h))
     }
 
     /// The page's size in page pixels, with an `auto` side grown to the content's bounds plus
@@ -105,17 +105,6 @@ public final class PageRenderer: @unchecked Sendable {
         layouts[text] = l
         textLock.unlock()
         return l
-    }
-
-    /// One element, bottom-up order already decided by the caller.
-    private func draw(_ e: Element, on canvas: inout Canvas) throws {
-        switch e.content {
-        case .image(let image): try drawImage(image, element: e, on: &canvas)
-        case .photo(let photo): try drawPhoto(photo, element: e, on: &canvas)
-        case .text(let text): try drawText(text, element: e, on: &canvas)
-        case .ink(let ink): try drawInk(ink, element: e, on: &canvas)
-        case .washi(let washi): try drawWashi(washi, element: e, on: &canvas)
-        }
     }
 }
 

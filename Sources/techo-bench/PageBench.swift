@@ -82,9 +82,10 @@ func runChild(_ argv: [String], env extra: [String: String] = [:]) -> ChildRun {
 }
 
 /// Several runs after `warmups` unmeasured ones; fails loudly when a run fails.
-func measureRuns(_ argv: [String], env: [String: String] = [:], runs: Int, warmups: Int = 1) -> [ChildRun]? {
+func measureRuns(_ argv: [String], env: [String: String] = [:], runs: Int, warmups: Int = 1, prepare: (Int) -> Void = { _ in }) -> [ChildRun]? {
     var out: [ChildRun] = []
     for i in 0..<(warmups + runs) {
+        prepare(i)
         let r = runChild(argv, env: env)
         guard r.status == 0 else {
             print("  failed (exit \(r.status)): \(argv.joined(separator: " "))\n  \(r.stderr)")
@@ -117,6 +118,39 @@ private func timing(_ key: String, in text: String) -> Double? {
 
 private func fileSize(_ path: String) -> Int {
     ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.intValue ?? 0
+}
+
+/// Runs a techo command and rsvg-convert one after the other, `runs` times after a warm-up of
+/// each, so both see the same machine; `prepare(i)` runs before the i-th techo run (unmeasured).
+/// Returns the techo runs and the rsvg-convert runs (none when it is not installed).
+private func alternated(_ argv: [String], rsvg: [String]?, env: [String: String] = [:], runs: Int,
+                        prepare: (Int) -> Void = { _ in }) -> (techo: [ChildRun], rsvg: [ChildRun])? {
+    var techo: [ChildRun] = [], other: [ChildRun] = []
+    for i in 0...runs {
+        prepare(i)
+        let t = runChild(argv, env: env)
+        guard t.status == 0 else {
+            print("  failed (exit \(t.status)): \(argv.joined(separator: " "))\n  \(t.stderr)")
+            return nil
+        }
+        if i > 0 { techo.append(t) }
+        if let rsvg {
+            let r = runChild(rsvg)
+            guard r.status == 0 else { print("  rsvg-convert failed: \(r.stderr)"); return nil }
+            if i > 0 { other.append(r) }
+        }
+    }
+    return (techo, other)
+}
+
+/// One line of the alternated table: techo's summary and the ratio to rsvg-convert's median.
+private func report(_ label: String, _ r: (techo: [ChildRun], rsvg: [ChildRun])) {
+    var line = "  " + label.padding(toLength: 44, withPad: " ", startingAt: 0) + summary(r.techo)
+    if !r.rsvg.isEmpty {
+        line += String(format: "; rsvg-convert %.3f s: %.1fx faster", median(r.rsvg.map(\.seconds)),
+                       median(r.rsvg.map(\.seconds)) / median(r.techo.map(\.seconds)))
+    }
+    print(line)
 }
 
 func pageBench() {
@@ -154,8 +188,44 @@ func pageBench() {
         if let load = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8).split(separator: " ").first {
             print("  machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load) before the runs")
         }
-        guard let single = measureRuns(export, env: ["TECHO_TIMINGS": "1"], runs: runs) else { return }
-        print("  techo export, 1 page:   " + summary(single))
+        // What people run, each alternated with rsvg-convert of the same page as SVG.
+        let svg = dir.appendingPathComponent("reference.svg")
+        try Data(try page.svg().utf8).write(to: svg)
+        let rsvgOut = work + "/reference-rsvg.png"
+        let hasRSVG = runChild(["rsvg-convert", "--version"]).status == 0
+        let rsvg = hasRSVG ? ["rsvg-convert", "-o", rsvgOut, svg.path] : nil
+        if !hasRSVG { print("  rsvg-convert not installed (Debian librsvg2-bin): no comparison") }
+        let manifest = dir.appendingPathComponent("reference-1.json").path
+        let moved = [0.0, 40].map { dir.appendingPathComponent("reference-1-moved-\(Int($0)).json").path }
+        for (k, path) in moved.enumerated() { try Data(page.manifest(pages: 1, nudge: k == 0 ? 0 : 40).utf8).write(to: URL(fileURLWithPath: path)) }
+        let fresh = work + "/fresh.techo", builtOut = work + "/built"
+        func clean(_ paths: String...) { for p in paths { try? FileManager.default.removeItem(atPath: p) } }
+        guard let newBuild = alternated([techo, "build", manifest, "--journal", fresh, "-o", builtOut], rsvg: rsvg, runs: runs,
+                                        prepare: { _ in clean(fresh, builtOut) })
+        else { return }
+        report("techo build into a new journal:", newBuild)
+        guard let rebuild = alternated([techo, "build", manifest, "--journal", fresh, "-o", builtOut], rsvg: rsvg, runs: runs) else { return }
+        report("techo build again, manifest unchanged:", rebuild)
+        // Each run moves the sticker to the other place, so every run is a real change.
+        clean(fresh, builtOut)
+        guard runChild([techo, "build", moved[1], "--journal", fresh, "-o", builtOut]).status == 0 else { print("  build failed"); return }
+        var movedRuns: [ChildRun] = [], movedRSVG: [ChildRun] = []
+        for i in 0...runs {
+            let r = runChild([techo, "build", moved[i % 2], "--journal", fresh, "-o", builtOut])
+            guard r.status == 0 else { print("  failed: \(r.stderr)"); return }
+            if i > 0 { movedRuns.append(r) }
+            if let rsvg, i > 0 { movedRSVG.append(runChild(rsvg)) }
+        }
+        report("techo build again, one sticker moved:", (movedRuns, movedRSVG))
+        guard let exported = alternated(export, rsvg: rsvg, env: ["TECHO_TIMINGS": "1"], runs: runs) else { return }
+        report("techo export, 1 page:", exported)
+        let single = exported.techo
+        guard let oneCore = alternated(["taskset", "-c", "0"] + export, rsvg: rsvg, runs: runs) else { return }
+        report("techo export, 1 page on 1 core (taskset):", oneCore)
+        print(String(format: "  1 page, 2 cores against 1: %.2fx faster (%.3f s against %.3f s)",
+                     median(oneCore.techo.map(\.seconds)) / median(single.map(\.seconds)), median(single.map(\.seconds)),
+                     median(oneCore.techo.map(\.seconds))))
+        if hasRSVG { print("  rsvg-convert output: \(fileSize(rsvgOut)) bytes") }
         let first = try Data(contentsOf: URL(fileURLWithPath: out))
         print(String(format: "  output: %d bytes (%.2f MB)", first.count, Double(first.count) / 1e6))
         let phases = ["render", "decode", "encode", "write"].map { key in median(single.compactMap { timing(key, in: $0.stderr) }) }
@@ -165,7 +235,7 @@ func pageBench() {
                 phases[0] * 1000, phases[1] * 1000, phases[2] * 1000, phases[3] * 1000, median(single.map(\.seconds)) * 1000))
         _ = runChild(export)
         let again = try Data(contentsOf: URL(fileURLWithPath: out))
-        print("  deterministic: \(again == first ? "yes, two exports are byte-identical" : "NO, two exports differ")")
+        print("  deterministic: \(again == first ? "yes, the exports on 1 core and on 2 are byte-identical" : "NO, the exports on 1 core and on 2 differ")")
 
         // Pages on one core against two, and time against page count.
         let ids = (1...20).map { String(format: "p%02d", $0) }
@@ -209,20 +279,6 @@ func pageBench() {
                 format: "  machine check: two 1-page exports at once %.3f s, one after the other %.3f s: %.2fx from the second core",
                 median(pairs), median(turns), median(turns) / median(pairs)))
 
-        // rsvg-convert on the same page.
-        let svg = dir.appendingPathComponent("reference.svg")
-        try Data(try page.svg().utf8).write(to: svg)
-        let rsvgOut = work + "/reference-rsvg.png"
-        if runChild(["rsvg-convert", "--version"]).status == 0 {
-            guard let rsvg = measureRuns(["rsvg-convert", "-o", rsvgOut, svg.path], runs: max(3, runs / 2)) else { return }
-            print("  rsvg-convert, 1 page:   " + summary(rsvg) + ", \(fileSize(rsvgOut)) bytes")
-            print(
-                String(
-                    format: "  techo against rsvg-convert: %.1fx faster (%.3f s against %.3f s)",
-                    median(rsvg.map(\.seconds)) / median(single.map(\.seconds)), median(single.map(\.seconds)), median(rsvg.map(\.seconds))))
-        } else {
-            print("  rsvg-convert not installed (Debian librsvg2-bin): no comparison")
-        }
     } catch {
         print("  page bench failed: \(error)")
     }

@@ -154,9 +154,12 @@ struct ReferencePage {
         }
     }
 
-    /// The page's elements as manifest JSON objects.
-    private var elementsJSON: [String] {
+    /// The page's elements as manifest JSON objects; `nudge` moves the first sticker right by
+    /// that many page pixels (a rebuild with one element moved).
+    private func elementsJSON(nudge: Double = 0) -> [String] {
         var out: [String] = []
+        var stickers = self.stickers
+        stickers[0].at.x += nudge
         for p in photos {
             out.append(
                 "{\"type\":\"photo\",\"src\":\(jsonString(p.file)),\"at\":[\(num(p.at.x)),\(num(p.at.y))],\"width\":700,\"rotate\":\(num(p.rotate)),\"frame\":\"polaroid\"}"
@@ -191,8 +194,8 @@ struct ReferencePage {
     }
 
     /// A manifest of `pages` copies of the page (ids p01, p02, …), image paths relative to its folder.
-    func manifest(pages: Int) -> String {
-        let elements = elementsJSON.joined(separator: ",\n ")
+    func manifest(pages: Int, nudge: Double = 0) -> String {
+        let elements = elementsJSON(nudge: nudge).joined(separator: ",\n ")
         let pageList = (1...pages).map { "{\"id\":\"p\(String(format: "%02d", $0))\",\"elements\":[\n \(elements)]}" }
         return """
             {"techo": 1, "title": "Reference page",

@@ -6,5 +6,6 @@ let benchSections: [(String, () -> Void)] = [
     ("render", renderBench),
     ("model", modelBench),
     ("page", pageBench),
+    ("preview", previewBench),
     ("encode", encodeBench),
 ]

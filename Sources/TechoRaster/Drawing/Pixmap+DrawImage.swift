@@ -46,68 +46,17 @@ extension Pixmap {
     public mutating func draw(_ image: Pixmap, transform: Transform, opacity: Double = 1,
                               blendMode: BlendMode = .sourceOver, filter: ImageFilter = .bilinear,
                               clip: Mask? = nil) {
-        guard transform.isInvertible else { return }
-        let alpha = UInt8((clamp01(opacity) * 255).rounded())
-        if alpha == 0 && blendMode != .source && blendMode != .destinationIn { return }
-        // Prefilter: shrink each axis of the image by a whole factor first, so at most a 2x
-        // shrink is left to sampling. An axis's shrink is how long one source pixel along it
-        // becomes on the page, so a tape pattern squashed along its length is averaged along
-        // its length only.
-        var source = image
-        var toDevice = transform
-        var nx = 1, ny = 1
-        if filter != .nearest {
-            func factor(_ length: Double) -> Int {
-                guard length > 0 && length < 0.5 else { return 1 }
-                let inverse = min(1 / length, Double(Pixmap.maxDownsampleFactor))
-                return filter == .good ? Int(inverse.rounded(.down)) : 1 << Int(log2(inverse).rounded(.down))
-            }
-            nx = factor((transform.a * transform.a + transform.b * transform.b).squareRoot())
-            ny = factor((transform.c * transform.c + transform.d * transform.d).squareRoot())
-            if nx > 1 || ny > 1 {
-                source = image.downsampled(byX: nx, byY: ny)
-                toDevice = Transform.scale(Double(nx), Double(ny)).concatenating(transform)
-            }
-        }
-        // A prefiltered copy whose last column or row stands for a partial box covers a
-        // fraction of a device pixel there: only the sampling path anti-aliases that edge.
-        var kind = TransformKind(toDevice)
-        if image.width % nx != 0 || image.height % ny != 0 { kind = .scaleTranslate }
-        switch kind {
-        case .identity:
-            blendImage(source, dx: 0, dy: 0, alpha: alpha, mode: blendMode, clip: clip)
-        case .integerTranslate(let dx, let dy):
+        switch ImageRoute(image, transform: transform, opacity: opacity, blendMode: blendMode, filter: filter) {
+        case .nothing:
+            return
+        case .copy(let source, let dx, let dy, let alpha):
             blendImage(source, dx: dx, dy: dy, alpha: alpha, mode: blendMode, clip: clip)
-        case .scaleTranslate, .affine:
-            guard let inverse = toDevice.inverted() else { return }
-            // The image's own rectangle (in source units, before any prefilter).
-            let rect = Path.rect(Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)))
-            let contours = deviceContours(rect, transform: transform)
-            var box = IntRect(x0: 0, y0: 0, x1: width, y1: height)
-            if let clip { box = box.intersection(clip.bounds) }
+        case .sample(let plan):
             let w = width
-            let row = UnsafeMutablePointer<UInt8>.allocate(capacity: 4 * max(1, width))
-            defer { row.deallocate() }
-            source.data.withUnsafeBufferPointer { src in
-                data.withUnsafeMutableBufferPointer { dst in
-                    guard let s = src.baseAddress, let base = dst.baseAddress else { return }
-                    Rasterizer.rasterize(contours, rule: .nonZero, clip: box) { y, x, cov in
-                        guard let c = cov.baseAddress else { return }
-                        clip?.apply(to: c, x: x, y: y, count: cov.count)
-                        if alpha != 255 {
-                            for i in 0..<cov.count { c[i] = UInt8(truncatingIfNeeded: div255(UInt32(c[i]) * UInt32(alpha))) }
-                        }
-                        let u0 = inverse.a * (Double(x) + 0.5) + inverse.c * (Double(y) + 0.5) + inverse.tx
-                        let v0 = inverse.b * (Double(x) + 0.5) + inverse.d * (Double(y) + 0.5) + inverse.ty
-                        if filter == .nearest {
-                            Sampler.nearestRow(s, width: source.width, height: source.height, u0: u0, v0: v0,
-                                               du: inverse.a, dv: inverse.b, count: cov.count, into: row)
-                        } else {
-                            Sampler.bilinearRow(s, width: source.width, height: source.height, u0: u0 - 0.5, v0: v0 - 0.5,
-                                                du: inverse.a, dv: inverse.b, count: cov.count, into: row)
-                        }
-                        Blend.span(row, coverage: c, count: cov.count, base + 4 * (y * w + x), blendMode)
-                    }
+            data.withUnsafeMutableBufferPointer { dst in
+                guard let base = dst.baseAddress else { return }
+                plan.rows(filter: filter, clip: clip, width: width, height: height) { y, x, c, row, n in
+                    Blend.span(row, coverage: c, count: n, base + 4 * (y * w + x), blendMode)
                 }
             }
         }
@@ -150,6 +99,97 @@ extension Pixmap {
                                    blendMode: BlendMode = .sourceOver) {
         let alpha = UInt8((clamp01(opacity) * 255).rounded())
         blendImage(layer, dx: x, dy: y, alpha: alpha, mode: blendMode, clip: nil)
+    }
+}
+
+/// How one image draw reaches the pixels: nothing, an exact copy at a whole-pixel offset, or
+/// sampling through the inverse transform (after the box prefilter). Decided from the image and
+/// the transform alone, so a draw can be resolved before its target exists (`PreparedDraw`).
+enum ImageRoute {
+    case nothing
+    case copy(Pixmap, dx: Int, dy: Int, alpha: UInt8)
+    case sample(SamplePlan)
+
+    init(_ image: Pixmap, transform: Transform, opacity: Double, blendMode: BlendMode, filter: ImageFilter) {
+        guard transform.isInvertible else { self = .nothing; return }
+        let alpha = UInt8((clamp01(opacity) * 255).rounded())
+        if alpha == 0 && blendMode != .source && blendMode != .destinationIn { self = .nothing; return }
+        // Prefilter: shrink each axis of the image by a whole factor first, so at most a 2x
+        // shrink is left to sampling. An axis's shrink is how long one source pixel along it
+        // becomes on the page, so a tape pattern squashed along its length is averaged along
+        // its length only.
+        var source = image
+        var toDevice = transform
+        var nx = 1, ny = 1
+        if filter != .nearest {
+            func factor(_ length: Double) -> Int {
+                guard length > 0 && length < 0.5 else { return 1 }
+                let inverse = min(1 / length, Double(Pixmap.maxDownsampleFactor))
+                return filter == .good ? Int(inverse.rounded(.down)) : 1 << Int(log2(inverse).rounded(.down))
+            }
+            nx = factor((transform.a * transform.a + transform.b * transform.b).squareRoot())
+            ny = factor((transform.c * transform.c + transform.d * transform.d).squareRoot())
+            if nx > 1 || ny > 1 {
+                source = image.downsampled(byX: nx, byY: ny)
+                toDevice = Transform.scale(Double(nx), Double(ny)).concatenating(transform)
+            }
+        }
+        // A prefiltered copy whose last column or row stands for a partial box covers a
+        // fraction of a device pixel there: only the sampling path anti-aliases that edge.
+        var kind = TransformKind(toDevice)
+        if image.width % nx != 0 || image.height % ny != 0 { kind = .scaleTranslate }
+        switch kind {
+        case .identity:
+            self = .copy(source, dx: 0, dy: 0, alpha: alpha)
+        case .integerTranslate(let dx, let dy):
+            self = .copy(source, dx: dx, dy: dy, alpha: alpha)
+        case .scaleTranslate, .affine:
+            guard let inverse = toDevice.inverted() else { self = .nothing; return }
+            // The image's own rectangle (in source units, before any prefilter).
+            let rect = Path.rect(Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)))
+            self = .sample(SamplePlan(source: source, inverse: inverse, contours: deviceContours(rect, transform: transform), alpha: alpha))
+        }
+    }
+}
+
+/// A sampled image draw: the (prefiltered) source, device-to-source transform, the image's
+/// outline in device space and the opacity.
+struct SamplePlan {
+    let source: Pixmap
+    let inverse: Transform
+    let contours: Polylines
+    let alpha: UInt8
+
+    /// Calls `body(y, x, coverage, colours, count)` for each device row the image covers in a
+    /// `width × height` target: coverage (edge, clip and opacity) and the sampled premultiplied
+    /// colours of pixels `x..<x+count`, ready to blend.
+    func rows(filter: ImageFilter, clip: Mask?, width: Int, height: Int,
+              _ body: (Int, Int, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int) -> Void) {
+        var box = IntRect(x0: 0, y0: 0, x1: width, y1: height)
+        if let clip { box = box.intersection(clip.bounds) }
+        let row = UnsafeMutablePointer<UInt8>.allocate(capacity: 4 * max(1, width))
+        defer { row.deallocate() }
+        let alpha = self.alpha, inverse = self.inverse, source = self.source
+        source.data.withUnsafeBufferPointer { src in
+            guard let s = src.baseAddress else { return }
+            Rasterizer.rasterize(contours, rule: .nonZero, clip: box) { y, x, cov in
+                guard let c = cov.baseAddress else { return }
+                clip?.apply(to: c, x: x, y: y, count: cov.count)
+                if alpha != 255 {
+                    for i in 0..<cov.count { c[i] = UInt8(truncatingIfNeeded: div255(UInt32(c[i]) * UInt32(alpha))) }
+                }
+                let u0 = inverse.a * (Double(x) + 0.5) + inverse.c * (Double(y) + 0.5) + inverse.tx
+                let v0 = inverse.b * (Double(x) + 0.5) + inverse.d * (Double(y) + 0.5) + inverse.ty
+                if filter == .nearest {
+                    Sampler.nearestRow(s, width: source.width, height: source.height, u0: u0, v0: v0,
+                                       du: inverse.a, dv: inverse.b, count: cov.count, into: row)
+                } else {
+                    Sampler.bilinearRow(s, width: source.width, height: source.height, u0: u0 - 0.5, v0: v0 - 0.5,
+                                        du: inverse.a, dv: inverse.b, count: cov.count, into: row)
+                }
+                body(y, x, c, row, cov.count)
+            }
+        }
     }
 }
 

@@ -24,20 +24,31 @@ extension Pixmap {
     }
 
     mutating func fill(_ contours: Polylines, paint: Paint, rule: FillRule, clip: Mask?) {
+        let src = paint.color.premultiplied8
+        let mode = paint.blendMode
+        let w = width
+        data.withUnsafeMutableBufferPointer { buf in
+            guard let base = buf.baseAddress else { return }
+            Pixmap.fillRows(contours, paint: paint, rule: rule, clip: clip, width: width, height: height) { y, x, c, n in
+                Blend.solidSpan(src, coverage: c, count: n, base + 4 * (y * w + x), mode)
+            }
+        }
+    }
+
+    /// Calls `body(y, x, coverage, count)` for each row a fill covers in a `width × height`
+    /// target, the clip applied: what `fill` blends with the paint's colour.
+    static func fillRows(_ contours: Polylines, paint: Paint, rule: FillRule, clip: Mask?, width: Int, height: Int,
+                         _ body: (Int, Int, UnsafeMutablePointer<UInt8>, Int) -> Void) {
         var box = IntRect(x0: 0, y0: 0, x1: width, y1: height)
         if let clip { box = box.intersection(clip.bounds) }
         let src = paint.color.premultiplied8
         let mode = paint.blendMode
         // A transparent paint changes nothing in modes linear in the source.
         if src.a == 0 && (mode == .sourceOver || mode == .destinationOut || mode == .screen || mode == .multiply) { return }
-        let w = width
-        data.withUnsafeMutableBufferPointer { buf in
-            guard let base = buf.baseAddress else { return }
-            Rasterizer.rasterize(contours, rule: rule, antiAlias: paint.antiAlias, clip: box) { y, x, cov in
-                guard let c = cov.baseAddress else { return }
-                clip?.apply(to: c, x: x, y: y, count: cov.count)
-                Blend.solidSpan(src, coverage: c, count: cov.count, base + 4 * (y * w + x), mode)
-            }
+        Rasterizer.rasterize(contours, rule: rule, antiAlias: paint.antiAlias, clip: box) { y, x, cov in
+            guard let c = cov.baseAddress else { return }
+            clip?.apply(to: c, x: x, y: y, count: cov.count)
+            body(y, x, c, cov.count)
         }
     }
 

@@ -95,10 +95,17 @@ struct ParagraphShaper {
         // punctuation, digits, marks) take the script before them, or after them at the start.
         let ufuncs = hb_unicode_funcs_get_default()
         var scripts = [hb_script_t](repeating: HB_SCRIPT_COMMON, count: clusters.count)
+        // Whether the cluster has a script of its own (a letter), before Common clusters are
+        // resolved to their neighbours' script.
+        var isLetter = [Bool](repeating: false, count: clusters.count)
         for k in clusters.indices {
             for s in chars[chars.startIndex + k].unicodeScalars {
                 let sc = hb_unicode_script(ufuncs, s.value)
-                if sc != HB_SCRIPT_COMMON && sc != HB_SCRIPT_INHERITED && sc != HB_SCRIPT_UNKNOWN { scripts[k] = sc; break }
+                if sc != HB_SCRIPT_COMMON && sc != HB_SCRIPT_INHERITED && sc != HB_SCRIPT_UNKNOWN {
+                    scripts[k] = sc
+                    isLetter[k] = true
+                    break
+                }
             }
         }
         if let firstReal = scripts.firstIndex(where: { $0 != HB_SCRIPT_COMMON }) {
@@ -121,16 +128,25 @@ struct ParagraphShaper {
             if (0x3040...0x30FF).contains(s) { lang = "ja"; break }
             if (0xAC00...0xD7AF).contains(s) || (0x1100...0x11FF).contains(s) { lang = "ko"; break }
         }
+        // The hint is for letters only: punctuation, spaces and digits (Common script) keep the
+        // forms of the face they are drawn in, as Pango and hb-view draw them. (A Japanese
+        // `locl` in a Chinese face would swap its full-width "·" for a proportional one, a
+        // different glyph from the one the requested face maps the character to.)
+        let hinted = lang != "und"
         let language = hb_language_from_string(lang, -1)
+        let neutral = hb_language_from_string("und", -1)
+        func usesHint(_ k: Int) -> Bool { hinted && isLetter[k] }
         guard let buf = hb_buffer_create() else { return (clusters, baseLevel) }
         defer { hb_buffer_destroy(buf) }
         var start = 0
         while start < clusters.count {
             var end = start + 1
             while end < clusters.count && clusters[end].face === clusters[start].face
-                && clusters[end].level == clusters[start].level && scripts[end] == scripts[start] { end += 1 }
+                && clusters[end].level == clusters[start].level && scripts[end] == scripts[start]
+                && usesHint(end) == usesHint(start) { end += 1 }
             if let face = clusters[start].face {
-                shapeRun(buf, face: face, script: scripts[start], language: language, rtl: clusters[start].level % 2 == 1, scalars: scalars,
+                shapeRun(buf, face: face, script: scripts[start], language: usesHint(start) ? language : neutral,
+                         rtl: clusters[start].level % 2 == 1, scalars: scalars,
                          from: scalarStart[start], to: scalarStart[end], clusterOfScalar: clusterOfScalar,
                          features: features, into: &clusters)
             }
