@@ -32,7 +32,7 @@ final class ImageCache: @unchecked Sendable {
     private var infos: [AssetRef: ImageInfo] = [:]
     private var clock: UInt64 = 0
     private var total = 0
-    private let assetURL: (AssetRef) throws -> URL
+    let assetURL: (AssetRef) throws -> URL
     /// Bytes of pixels kept. Default 512 MiB.
     let budget: Int
 
@@ -46,6 +46,7 @@ final class ImageCache: @unchecked Sendable {
     ///
     /// - Throws: a message naming the asset path (`assets/….jpg: corrupt JPEG data: …`).
     func image(_ asset: AssetRef, natural: (Double, Double), needed: (Double, Double)) throws -> Pixmap {
+        if try info(asset).format.isVector { return try vector(asset, needed: needed) }
         var denominator = 1
         // The largest power-of-two reduction that still covers the needed size.
         for d in [8, 4, 2] where natural.0 / Double(d) >= needed.0 && natural.1 / Double(d) >= needed.1 {
@@ -63,7 +64,7 @@ final class ImageCache: @unchecked Sendable {
         (try? cached(key, make)) ?? make()
     }
 
-    private func cached(_ key: AnyHashable, _ make: () throws -> Pixmap) throws -> Pixmap {
+    func cached(_ key: AnyHashable, _ make: () throws -> Pixmap) throws -> Pixmap {
         lock.lock()
         clock += 1
         let slot: Slot
@@ -98,10 +99,16 @@ final class ImageCache: @unchecked Sendable {
 
     /// The asset's natural (displayed) size, from its header, cached.
     func naturalSize(_ asset: AssetRef) throws -> (Double, Double) {
+        let i = try info(asset)
+        return (Double(i.naturalWidth), Double(i.naturalHeight))
+    }
+
+    /// The asset's header (format, size, orientation), read once.
+    func info(_ asset: AssetRef) throws -> ImageInfo {
         lock.lock()
         let known = infos[asset]
         lock.unlock()
-        if let i = known { return (Double(i.naturalWidth), Double(i.naturalHeight)) }
+        if let i = known { return i }
         let url: URL
         do { url = try assetURL(asset) } catch { throw AssetFailure(asset: asset, message: "\(error)") }
         let info: ImageInfo
@@ -109,11 +116,11 @@ final class ImageCache: @unchecked Sendable {
         lock.lock()
         infos[asset] = info
         lock.unlock()
-        return (Double(info.naturalWidth), Double(info.naturalHeight))
+        return info
     }
 
     /// An image error restated with the asset's journal path instead of the machine's path.
-    private func failure(_ asset: AssetRef, _ e: ImageError) -> AssetFailure {
+    func failure(_ asset: AssetRef, _ e: ImageError) -> AssetFailure {
         let text = e.description
         let tail = text.hasPrefix(e.file) ? String(text.dropFirst(e.file.count)) : ": " + text
         return AssetFailure(asset: asset, message: asset.path + tail)

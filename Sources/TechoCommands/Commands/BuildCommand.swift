@@ -14,7 +14,7 @@ enum BuildCommand: TechoCommand {
     nothing is written unless it is valid. Without --journal the journal is NAME.techo beside
     the manifest; without -o pages go to NAME-pages/ (NAME = the manifest's file name without
     .json). An existing journal is updated in one undoable step. GPS data is removed from
-    imported JPEGs unless --keep-gps is given.
+    imported JPEG and HEIC photos unless --keep-gps is given.
     """
     static let options = [
         OptionSpec("output", short: "o", value: "OUTDIR", help: "where the pages go (default NAME-pages beside the manifest)"),
@@ -24,7 +24,7 @@ enum BuildCommand: TechoCommand {
         OptionSpec("format", value: "F", help: "png (default), jpeg or pdf"),
         OptionSpec("quality", value: "Q", help: "JPEG quality 1-100 (default 92)"),
         OptionSpec("no-export", help: "only create or update the journal"),
-        OptionSpec("keep-gps", help: "keep GPS location data in imported JPEGs"),
+        OptionSpec("keep-gps", help: "keep GPS location data in imported JPEG and HEIC photos"),
     ]
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
@@ -88,18 +88,20 @@ enum BuildCommand: TechoCommand {
         for f in files { io.out("\(f.path)\n") }
     }
 
-    /// Replaces each JPEG asset that carries GPS data by a copy without it, in every page.
+    /// Replaces each JPEG, HEIF or AVIF asset that carries GPS data by a copy without it, in
+    /// every page. Told by the bytes, whatever the file is named.
     static func stripGPS(_ build: inout ManifestBuild, scratch: URL) throws {
         var map: [AssetRef: AssetRef] = [:]
         var assets: [AssetRef: URL] = [:]
         for (ref, url) in build.assets {
-            guard ref.ext == "jpg" || ref.ext == "jpeg",
-                  let bytes = try? FileBytes.contents(of: url.path, maxBytes: ImageLimits.default.maxFileBytes),
-                  JPEGMetadata.containsGPS(bytes) else {
+            guard let bytes = try? FileBytes.contents(of: url.path, maxBytes: ImageLimits.default.maxFileBytes),
+                  let format = ImageFormat.sniff(bytes),
+                  (format == .jpeg && JPEGMetadata.containsGPS(bytes)) || ([.heif, .avif].contains(format) && HEIFMetadata.containsGPS(bytes))
+            else {
                 assets[ref] = url
                 continue
             }
-            let clean = JPEGMetadata.removingGPS(bytes)
+            let clean = format == .jpeg ? JPEGMetadata.removingGPS(bytes) : try HEIFMetadata.removingGPS(bytes, file: url.lastPathComponent)
             let newRef = try AssetRef(sha256: SHA256.hex(clean), ext: ref.ext)
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             let file = scratch.appendingPathComponent(newRef.sha256 + "." + newRef.ext)

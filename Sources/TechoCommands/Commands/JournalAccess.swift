@@ -45,9 +45,10 @@ enum JournalAccess {
         return info
     }
 
-    /// Reads an image file given on the command line, checks it is a PNG or JPEG within the
-    /// limits (by its bytes, not its name), removes GPS data from JPEGs unless `keepGPS`, and
-    /// returns the bytes to import with their natural size.
+    /// Reads an image file given on the command line, checks it is an image techo reads (PNG,
+    /// JPEG, HEIF, AVIF, WebP or SVG, told by its bytes, not its name) within the limits,
+    /// removes GPS data from JPEG, HEIF and AVIF files unless `keepGPS`, and returns the bytes
+    /// to import, the extension to store them under, and their natural size.
     static func readImage(_ arg: Arg, io: CommandIO, keepGPS: Bool) throws -> (bytes: [UInt8], ext: String, info: ImageInfo) {
         let path = io.resolve(arg.text)
         var isDir: ObjCBool = false
@@ -57,8 +58,14 @@ enum JournalAccess {
         guard !isDir.boolValue else { throw CommandError(.noInput, "\(arg.text): is a folder, not an image file") }
         var bytes = try FileBytes.contents(of: path, name: arg.text, maxBytes: ImageLimits.default.maxFileBytes)
         let info = try verifiedInfo(bytes, name: arg.text)
-        if info.format == .jpeg && !keepGPS { bytes = JPEGMetadata.removingGPS(bytes) }
-        return (bytes, info.format == .png ? "png" : "jpg", info)
+        if !keepGPS {
+            switch info.format {
+            case .jpeg: bytes = JPEGMetadata.removingGPS(bytes)
+            case .heif, .avif: bytes = try HEIFMetadata.removingGPS(bytes, file: arg.text)
+            case .png, .webp, .svg: break
+            }
+        }
+        return (bytes, info.format.fileExtension, info)
     }
 }
 
