@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "TechoRender", dependencies: ["TechoModel", "TechoGeometry", "TechoRaster", "TechoCodecs", "TechoText"]),
         .target(name: "TechoCommands", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoText"]),
         .executableTarget(name: "techo", dependencies: ["TechoCommands"]),
-        .executableTarget(name: "techo-assets", dependencies: ["TechoCodecs", "TechoRaster", "CLibHeif"], path: "Sources/techo-assets"),
+        .executableTarget(name: "techo-assets", dependencies: ["TechoCodecs", "TechoRaster", "CLibHeif", "CLibWebP"], path: "Sources/techo-assets"),
         // Seeded mutation fuzzers for the decoders and text layout (make fuzz, docs/fuzzing.md).
         .executableTarget(name: "techo-fuzz", dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText"]),
         .executableTarget(name: "techo-bench", dependencies: ["TechoRender", "TechoCodecs", "TechoRaster", "TechoText", "TechoModel"], path: "Sources/techo-bench"),

@@ -1,7 +1,8 @@
 // techo-assets: makes the images the demo journal and the benchmark page use, procedurally and
 // deterministically (no downloaded pictures).
 //
-//   techo-assets demo  OUTDIR   photos, stickers, paper and tape patterns for Resources/demo
+//   techo-assets demo  OUTDIR   photos (JPEG, and a phone's HEIC), stickers (PNG, a WebP and an
+//                               SVG), paper and tape patterns for Resources/demo
 //   techo-assets bench OUTDIR   four 4032x3024 phone photos, twelve 512x512 stickers, paper
 //   techo-assets heic-fixtures SOURCE.png OUTDIR
 //                               SOURCE as HEICs stored turned, with irot/imir and EXIF
@@ -87,6 +88,9 @@ if args[1] == "heic-fixtures" {
     for kind in StickerKind.allCases {
         emit("stickers/\(kind.rawValue).png") { try encodePNG(sticker(kind, size: 512)) }
     }
+    // A chat app's sticker (WebP) and a sticker shop's vector (SVG).
+    emit("stickers/cat.webp") { try encodeWebP(sticker(.cat, size: 512), quality: 88) }
+    emit("stickers/sakura.svg") { sakuraSVG(size: 256) }
     emit("paper/kraft.png") { try encodePNG(paperTexture(size: 256, kraft: true, seed: 7)) }
     emit("paper/rice.png") { try encodePNG(paperTexture(size: 256, kraft: false, seed: 9)) }
     for p in ["gingham", "dots", "stripes"] {
