@@ -47,7 +47,7 @@ lint:
 #   make tsan   the same under ThreadSanitizer
 FUZZ_SECONDS ?= 600
 FUZZ_SEED ?= 1
-FUZZ_TARGETS ?= json svg png jpeg text
+FUZZ_TARGETS ?= json svg png jpeg heif webp svgimage text
 FUZZ_OUT ?= fuzz-out
 # Pixel-heavy suites (raster, render) take many minutes in a debug build under a sanitizer, so
 # the default runs the others; SANITIZE_FILTER= (empty) runs everything.

@@ -70,6 +70,7 @@ enum HEIFDecoding {
     /// image handle. Every libheif object is released before this returns.
     private static func session<R>(_ bytes: [UInt8], format: ImageFormat, file: String, limits: ImageLimits,
                                    _ body: (OpaquePointer, ImageInfo) throws -> R) throws -> R {
+        try HEIFReferenceCheck.check(bytes, format: format, file: file)
         guard let context = heif_context_alloc() else {
             throw ImageError(file: file, format: format, reason: .corrupt("out of memory"))
         }
@@ -79,6 +80,11 @@ enum HEIFDecoding {
         // Twice the side keeps its guard against absurd files without refusing an image that
         // our limits allow.
         heif_context_set_maximum_image_size_limit(context, Int32(clamping: limits.maxSide * 2))
+        // Tiles are decoded on this thread: libheif 1.15 starts a std::thread per grid tile
+        // otherwise, and a thread it cannot start (a hostile grid of thousands of tiles)
+        // aborts the process with an uncaught std::system_error. The renderer already decodes
+        // pictures on other cores.
+        heif_context_set_max_decoding_threads(context, 0)
         return try bytes.withUnsafeBytes { raw in
             // The context reads the bytes in place; they outlive it, since it is freed first.
             try HEIFStatus.check(heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil),

@@ -157,6 +157,16 @@ private func meanDelta(_ a: RGBAImage, _ b: RGBAImage) -> Double {
         #expect(e.reason == .tooLarge(width: 40000, height: 40000, limits: .default), "\(e)")
     }
 
+    /// Regression: a grid whose `dimg` references lead back to itself made libheif 1.15 recurse
+    /// until the stack overflowed (or abort when it could start no more tile threads). Found by
+    /// `techo-fuzz heif --seed 1401`.
+    @Test func aGridMadeFromItselfIsRefused() throws {
+        let data = try fixture("hostile/grid-cycle.heic")
+        let e = try #require(throws: ImageError.self) { try ImageDecoder.decode(data, name: "loop.heic") }
+        #expect(e.description.contains("made from itself"), "\(e)")
+        #expect(HEIFReferenceCheck.derivations(try fixture("quad.heic")).values.allSatisfy { !$0.isEmpty })
+    }
+
     @Test(arguments: [12, 24, 40, 100, 300, 500, 700])
     func truncatedHEICIsAnError(keep: Int) throws {
         let data = Array(try fixture("quad.heic").prefix(keep))
