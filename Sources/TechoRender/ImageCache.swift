@@ -30,6 +30,7 @@ final class ImageCache: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [AnyHashable: Slot] = [:]
     private var infos: [AssetRef: ImageInfo] = [:]
+    private var vectors: [AssetRef: Bool] = [:]
     private var clock: UInt64 = 0
     private var total = 0
     let assetURL: (AssetRef) throws -> URL
@@ -46,7 +47,7 @@ final class ImageCache: @unchecked Sendable {
     ///
     /// - Throws: a message naming the asset path (`assets/….jpg: corrupt JPEG data: …`).
     func image(_ asset: AssetRef, natural: (Double, Double), needed: (Double, Double)) throws -> Pixmap {
-        if try info(asset).format.isVector { return try vector(asset, needed: needed) }
+        if isVector(asset) { return try vector(asset, needed: needed) }
         var denominator = 1
         // The largest power-of-two reduction that still covers the needed size.
         for d in [8, 4, 2] where natural.0 / Double(d) >= needed.0 && natural.1 / Double(d) >= needed.1 {
@@ -95,6 +96,25 @@ final class ImageCache: @unchecked Sendable {
             total -= s.bytes
             slots[k] = nil
         }
+    }
+
+    /// Whether the asset is an SVG, told from its first 4 KiB (whatever its extension), once per
+    /// asset. An unreadable asset is not a vector here; decoding it reports why.
+    func isVector(_ asset: AssetRef) -> Bool {
+        lock.lock()
+        let known = vectors[asset]
+        lock.unlock()
+        if let v = known { return v }
+        var head = Data()
+        if let url = try? assetURL(asset), let file = FileHandle(forReadingAtPath: url.path) {
+            head = (try? file.read(upToCount: 4096)) ?? Data()
+            try? file.close()
+        }
+        let v = ImageFormat.sniff([UInt8](head)) == .svg
+        lock.lock()
+        vectors[asset] = v
+        lock.unlock()
+        return v
     }
 
     /// The asset's natural (displayed) size, from its header, cached.

@@ -122,6 +122,25 @@ import Testing
         #expect(assets.isEmpty)
     }
 
+    /// `build` keeps a source's file name, so an SVG named `.png` is stored as `.png`: it is
+    /// still drawn as a vector, told by its bytes.
+    @Test func anSVGNamedPNGInAManifestIsStillAVector() throws {
+        let ws = try Workspace()
+        try Self.device("svg/squares.svg").write(to: ws.url("sq.png"))
+        let manifest = """
+            {"techo": 1, "page": {"size": "100x60", "background": {"color": "#ffffff"}},
+             "pages": [{"id": "p1", "elements": [{"type": "image", "src": "sq.png", "at": [50, 30]}]}]}
+            """
+        try Data(manifest.utf8).write(to: ws.url("sq.json"))
+        let r = try ws.run("build", "sq.json", "--scale", "4")
+        #expect(r.code == 0, "\(r.err)")
+        let png = try ws.image("sq-pages/01-p1.png")
+        #expect(png.width == 400)
+        let red = Workspace.straight(png, 199, 120), blue = Workspace.straight(png, 200, 120)
+        #expect(red.0 == 255 && red.1 == 0 && red.2 == 0, "\(red)")
+        #expect(abs(blue.0 - 127) <= 1 && blue.2 == 255, "\(blue)")
+    }
+
     @Test func buildRemovesGPSFromHEICsToo() throws {
         let ws = try Workspace()
         try Self.device("quad-orient8.heic").write(to: ws.url("IMG.heic"))
