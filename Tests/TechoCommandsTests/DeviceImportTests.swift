@@ -141,6 +141,27 @@ import Testing
         #expect(abs(blue.0 - 127) <= 1 && blue.2 == 255, "\(blue)")
     }
 
+    /// Backgrounds and tape patterns take the same formats: a WebP background, an SVG tape
+    /// pattern, an AVIF photo.
+    @Test func backgroundsAndTapeTakeTheDeviceFormatsToo() throws {
+        let ws = try Workspace()
+        try Self.device("quad-lossless.webp").write(to: ws.url("paper.webp"))
+        try Self.device("svg/star.svg").write(to: ws.url("star.svg"))
+        try Self.device("quad.avif").write(to: ws.url("photo.avif"))
+        #expect(try ws.run("init", "j.techo", "--size", "128x96").code == 0)
+        #expect(try ws.run("background", "j.techo", "p1", "--image", "paper.webp", "--mode", "stretch").code == 0)
+        #expect(try ws.run("add", "washi", "j.techo", "p1", "--from", "10,80", "--to", "118,80", "--width", "12", "--pattern", "star.svg").code == 0)
+        #expect(try ws.run("add", "photo", "j.techo", "p1", "photo.avif", "--at", "96,24", "--width", "32").code == 0)
+        let r = try ws.run("export", "j.techo", "-o", "bg.png", "--scale", "2")
+        #expect(r.code == 0, "\(r.err)")
+        let png = try ws.image("bg.png")
+        // The stretched background's quadrants: red top-left, blue bottom-left (clear of the tape).
+        #expect(near(Workspace.straight(png, 20, 20), (255, 0, 0), 4))
+        #expect(near(Workspace.straight(png, 20, 130), (0, 0, 255), 4))
+        let assets = try FileManager.default.contentsOfDirectory(atPath: ws.url("j.techo/assets").path)
+        #expect(Set(assets.map { ($0 as NSString).pathExtension }) == ["webp", "svg", "avif"])
+    }
+
     @Test func buildRemovesGPSFromHEICsToo() throws {
         let ws = try Workspace()
         try Self.device("quad-orient8.heic").write(to: ws.url("IMG.heic"))
