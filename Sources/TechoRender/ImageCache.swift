@@ -105,12 +105,10 @@ final class ImageCache: @unchecked Sendable {
         let known = vectors[asset]
         lock.unlock()
         if let v = known { return v }
-        var head = Data()
-        if let url = try? assetURL(asset), let file = FileHandle(forReadingAtPath: url.path) {
-            head = (try? file.read(upToCount: 4096)) ?? Data()
-            try? file.close()
-        }
-        let v = ImageFormat.sniff([UInt8](head)) == .svg
+        // Never blocks: a FIFO or device in place of an asset reads as nothing here, and its
+        // decode then reports what it is.
+        let head = (try? assetURL(asset)).map { FileBytes.head(of: $0.path, count: 4096) } ?? []
+        let v = ImageFormat.sniff(head) == .svg
         lock.lock()
         vectors[asset] = v
         lock.unlock()
