@@ -107,13 +107,7 @@ public final class JournalEditor {
         let name = file.lastPathComponent
         let info = try ImageDecoder.info(of: bytes, name: name)
         _ = try ImageDecoder.decodeStraight(bytes, name: name, minimumSize: (1, 1), applyOrientation: false)
-        if !keepGPS {
-            switch info.format {
-            case .jpeg: bytes = JPEGMetadata.removingGPS(bytes)
-            case .heif, .avif: bytes = try HEIFMetadata.removingGPS(bytes, file: name)
-            case .png, .webp, .svg: break
-            }
-        }
+        if !keepGPS { bytes = try ImageMetadata.removingGPS(bytes, format: info.format, file: name) }
         let asset = try store.importAsset(bytes, ext: info.format.fileExtension)
         let natural = (Double(info.naturalWidth), Double(info.naturalHeight))
         let center = try at ?? pageCenter(pageID)

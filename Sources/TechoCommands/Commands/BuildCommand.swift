@@ -95,13 +95,12 @@ enum BuildCommand: TechoCommand {
         var assets: [AssetRef: URL] = [:]
         for (ref, url) in build.assets {
             guard let bytes = try? FileBytes.contents(of: url.path, maxBytes: ImageLimits.default.maxFileBytes),
-                  let format = ImageFormat.sniff(bytes),
-                  (format == .jpeg && JPEGMetadata.containsGPS(bytes)) || ([.heif, .avif].contains(format) && HEIFMetadata.containsGPS(bytes))
+                  let format = ImageFormat.sniff(bytes), ImageMetadata.containsGPS(bytes, format: format)
             else {
                 assets[ref] = url
                 continue
             }
-            let clean = format == .jpeg ? JPEGMetadata.removingGPS(bytes) : try HEIFMetadata.removingGPS(bytes, file: url.lastPathComponent)
+            let clean = try ImageMetadata.removingGPS(bytes, format: format, file: url.lastPathComponent)
             let newRef = try AssetRef(sha256: SHA256.hex(clean), ext: ref.ext)
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             let file = scratch.appendingPathComponent(newRef.sha256 + "." + newRef.ext)

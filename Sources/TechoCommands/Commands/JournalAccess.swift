@@ -58,13 +58,7 @@ enum JournalAccess {
         guard !isDir.boolValue else { throw CommandError(.noInput, "\(arg.text): is a folder, not an image file") }
         var bytes = try FileBytes.contents(of: path, name: arg.text, maxBytes: ImageLimits.default.maxFileBytes)
         let info = try verifiedInfo(bytes, name: arg.text)
-        if !keepGPS {
-            switch info.format {
-            case .jpeg: bytes = JPEGMetadata.removingGPS(bytes)
-            case .heif, .avif: bytes = try HEIFMetadata.removingGPS(bytes, file: arg.text)
-            case .png, .webp, .svg: break
-            }
-        }
+        if !keepGPS { bytes = try ImageMetadata.removingGPS(bytes, format: info.format, file: arg.text) }
         return (bytes, info.format.fileExtension, info)
     }
 }
