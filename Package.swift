@@ -8,6 +8,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "techo", targets: ["techo"]),
+        // techo as a library: open or create journals, edit, render (Sources/Techo, docs/library.md).
+        .library(name: "Techo", targets: ["Techo"]),
     ],
     targets: [
         // System libraries, found with pkg-config (scripts/setup-deps.sh installs them).
@@ -19,19 +21,24 @@ let package = Package(
         .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // SHA-256 content addresses (docs/decisions/storage.md).
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Formats from devices (PRODUCT.md §12): HEIC/AVIF, WebP (with the demuxer for animations), SVG.
+        .systemLibrary(name: "CLibHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CLibWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
 
         // The only C we write: whole libpng / libjpeg sessions, so setjmp/longjmp never crosses Swift.
         .target(name: "CTechoShims", dependencies: ["CLibPNG", "CLibJPEG"]),
 
         .target(name: "TechoGeometry"),
         .target(name: "TechoRaster", dependencies: ["TechoGeometry"]),
-        .target(name: "TechoCodecs", dependencies: ["TechoRaster", "CTechoShims", "CLibDeflate"]),
+        .target(name: "TechoCodecs", dependencies: ["TechoRaster", "CTechoShims", "CLibDeflate", "CLibHeif", "CLibWebP", "CRsvg"]),
         .target(name: "TechoText", dependencies: ["TechoGeometry", "TechoRaster", "CFreeType", "CHarfBuzz", "CFontconfig"]),
         .target(name: "TechoModel", dependencies: ["TechoGeometry", "CLibCrypto"]),
         .target(name: "TechoRender", dependencies: ["TechoModel", "TechoGeometry", "TechoRaster", "TechoCodecs", "TechoText"]),
         .target(name: "TechoCommands", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoText"]),
         .executableTarget(name: "techo", dependencies: ["TechoCommands"]),
-        .executableTarget(name: "techo-assets", dependencies: ["TechoCodecs", "TechoRaster"], path: "Sources/techo-assets"),
+        .target(name: "Techo", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoRaster"]),
+        .executableTarget(name: "techo-assets", dependencies: ["TechoCodecs", "TechoRaster", "CLibHeif", "CLibWebP"], path: "Sources/techo-assets"),
         // Seeded mutation fuzzers for the decoders and text layout (make fuzz, docs/fuzzing.md).
         .target(name: "TechoFuzzTargets", dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText"]),
         .executableTarget(name: "techo-fuzz", dependencies: ["TechoFuzzTargets"]),
@@ -46,6 +53,8 @@ let package = Package(
         .testTarget(name: "TechoTextTests", dependencies: ["TechoText", "TechoTestSupport"], exclude: ["References"]),
         .testTarget(name: "TechoModelTests", dependencies: ["TechoModel", "TechoTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TechoRenderTests", dependencies: ["TechoRender", "TechoTestSupport"]),
+        // The library's compiled example: it imports Techo and nothing else of techo's.
+        .testTarget(name: "TechoLibraryTests", dependencies: ["Techo"]),
         .testTarget(name: "TechoCommandsTests", dependencies: ["TechoCommands", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),
     ],
     swiftLanguageModes: [.v5]

@@ -14,10 +14,11 @@ public struct DecodedImage<Pixels: Sendable>: Sendable {
     public var notes: [String]
 }
 
-/// Decodes PNG and JPEG files into pixmaps. The format is told from the bytes, never the name.
+/// Decodes PNG, JPEG, HEIF, AVIF and WebP files, and renders SVG files, into pixmaps. The
+/// format is told from the bytes, never the name.
 public enum ImageDecoder {
     /// Reads only the header of the file at `path`.
-    /// - Throws: `ImageError` naming `path` when the file is unreadable, not PNG/JPEG, corrupt,
+    /// - Throws: `ImageError` naming `path` when the file is unreadable, not a format techo reads, corrupt,
     ///   or over `limits`.
     public static func info(contentsOf path: String, limits: ImageLimits = .default) throws -> ImageInfo {
         try info(of: try FileBytes.contents(of: path, maxBytes: limits.maxFileBytes), name: path, limits: limits)
@@ -28,6 +29,9 @@ public enum ImageDecoder {
         switch try sniff(bytes, name: name) {
         case .png: return try PNGDecoding.info(bytes, file: name, limits: limits)
         case .jpeg: return try JPEGDecoding.info(bytes, file: name, limits: limits, scaleDenominator: 1).0
+        case .heif, .avif: return try HEIFDecoding.info(bytes, format: try sniff(bytes, name: name), file: name, limits: limits)
+        case .webp: return try WebPDecoding.info(bytes, file: name, limits: limits).0
+        case .svg: return try SVGRendering.info(bytes, file: name, limits: limits)
         }
     }
 
@@ -50,6 +54,13 @@ public enum ImageDecoder {
     /// Decodes `bytes` to a premultiplied pixmap; `name` is used in error messages.
     public static func decode(_ bytes: [UInt8], name: String, limits: ImageLimits = .default,
                               minimumSize: (width: Int, height: Int)? = nil) throws -> DecodedImage<Pixmap> {
+        if try sniff(bytes, name: name) == .svg {
+            // cairo renders premultiplied pixels: keep them, with no round trip through straight alpha.
+            let info = try SVGRendering.info(bytes, file: name, limits: limits)
+            let (w, h, d) = svgSize(info, minimumSize: minimumSize)
+            let pixmap = try SVGRendering.render(bytes, name: name, width: w, height: h, limits: limits)
+            return DecodedImage(pixels: pixmap, info: info, scaleDenominator: d, notes: [])
+        }
         var d = try decodeStraight(bytes, name: name, limits: limits, minimumSize: minimumSize)
         let (w, h) = (d.pixels.width, d.pixels.height)
         // JPEG output is opaque and opaque pixels are already premultiplied: hand the buffer over
@@ -80,7 +91,29 @@ public enum ImageDecoder {
                                                                      minimumSize: minimumSize)
             let oriented = applyOrientation ? image.applying(info.orientation) : image
             return DecodedImage(pixels: oriented, info: info, scaleDenominator: denom, notes: notes)
+        case .heif, .avif:
+            // libheif applies the file's own transformations; there is nothing left to orient.
+            let (image, info) = try HEIFDecoding.decode(bytes, format: try sniff(bytes, name: name), file: name, limits: limits)
+            return DecodedImage(pixels: image, info: info, scaleDenominator: 1, notes: [])
+        case .webp:
+            let (image, info, denom) = try WebPDecoding.decode(bytes, file: name, limits: limits, minimumSize: minimumSize)
+            return DecodedImage(pixels: image, info: info, scaleDenominator: denom, notes: [])
+        case .svg:
+            // A vector has no stored pixels: it is rendered at its natural size, or at the
+            // smallest power-of-two reduction still covering `minimumSize`, like the others.
+            let info = try SVGRendering.info(bytes, file: name, limits: limits)
+            let (w, h, d) = svgSize(info, minimumSize: minimumSize)
+            let pixmap = try SVGRendering.render(bytes, name: name, width: w, height: h, limits: limits)
+            let straight = RGBAImage(width: pixmap.width, height: pixmap.height, bytes: pixmap.straightRGBA())
+            return DecodedImage(pixels: straight, info: info, scaleDenominator: d, notes: [])
         }
+    }
+
+    /// The pixel size an SVG is rendered at when decoded like a picture: its natural size
+    /// reduced by the largest power of two that still covers `minimumSize`.
+    private static func svgSize(_ info: ImageInfo, minimumSize: (width: Int, height: Int)?) -> (Int, Int, Int) {
+        let d = WebPDecoding.denominator(width: info.width, height: info.height, minimumSize: minimumSize)
+        return ((info.width + d - 1) / d, (info.height + d - 1) / d, d)
     }
 
     /// The sniffed format, or an error naming the file and what it looks like.

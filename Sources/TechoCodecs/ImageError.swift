@@ -3,7 +3,7 @@
 /// A file that could not be read, sniffed, decoded or encoded.
 ///
 /// `description` always starts with the file name, e.g.
-/// `photo.png: not a PNG or JPEG file (looks like GIF)`.
+/// `photo.png: not an image techo reads (PNG, JPEG, HEIF, AVIF, WebP or SVG); looks like GIF`.
 public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Why the file was refused.
     public enum Reason: Equatable, Sendable {
@@ -11,7 +11,7 @@ public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         case unreadable(String)
         /// The file has zero bytes.
         case empty
-        /// The bytes are not PNG or JPEG; `looksLike` names what they seem to be, if known.
+        /// The bytes are no format techo reads; `looksLike` names what they seem to be, if known.
         case unknownFormat(looksLike: String?)
         /// The file is larger than `ImageLimits.maxFileBytes`.
         case fileTooLarge(bytes: Int, limit: Int)
@@ -46,7 +46,7 @@ public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .empty:
             return "\(file): the file is empty"
         case .unknownFormat(let looksLike):
-            return "\(file): not a PNG or JPEG file" + (looksLike.map { " (looks like \($0))" } ?? "")
+            return "\(file): not an image techo reads (\(ImageFormat.supportedNames))" + (looksLike.map { "; looks like \($0)" } ?? "")
         case .fileTooLarge(let bytes, let limit):
             return "\(file): the file has \(bytes) bytes, over the limit of \(limit)"
         case .tooLarge(let w, let h, let limits):

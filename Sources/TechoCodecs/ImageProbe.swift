@@ -1,7 +1,8 @@
 // Whether an image file can be used, without decoding it into an image: the format from its
 // bytes, the header within the limits, then a probe of the whole stream in memory of one row
 // (PNG: every row inflated and unfiltered, every chunk's CRC to IEND; JPEG: every scanline's
-// entropy-coded data decoded at 1/8 scale). Import and `techo check` both call `check`, so they
+// entropy-coded data decoded at 1/8 scale; HEIF, AVIF, WebP and SVG: a decode at the smallest
+// size each library makes). Import and `techo check` both call `check`, so they
 // agree on what a usable image is; a new format adds one case to its switch.
 import CTechoShims
 
@@ -16,6 +17,12 @@ public enum ImageProbe {
         switch try ImageDecoder.sniff(bytes, name: name) {
         case .png: return try PNGDecoding.probe(bytes, file: name, limits: limits)
         case .jpeg: return try JPEGDecoding.probe(bytes, file: name, limits: limits)
+        case .heif, .avif, .webp, .svg:
+            // These libraries offer no streaming probe, so the file is decoded at the smallest
+            // size its decoder makes (libwebp scales while it decodes, an SVG is rendered a few
+            // pixels wide; libheif 1.15 decodes whole, within `limits` checked on the header
+            // first) and the pixels are dropped at once.
+            return try ImageDecoder.decodeStraight(bytes, name: name, limits: limits, minimumSize: (1, 1), applyOrientation: false).info
         }
     }
 

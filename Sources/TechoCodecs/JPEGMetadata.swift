@@ -23,11 +23,7 @@ public enum JPEGMetadata {
 
     /// True when the file's EXIF block points to a GPS IFD, or an XMP block mentions GPS.
     public static func containsGPS(_ bytes: [UInt8]) -> Bool {
-        if let range = JPEGSegments.exifTIFFRange(bytes), let tiff = TIFFReader(bytes, range: range),
-           let ifd0 = tiff.ifd0, let entries = tiff.entries(at: ifd0),
-           entries.contains(where: { $0.tag == gpsIFDTag }) {
-            return true
-        }
+        if let range = JPEGSegments.exifTIFFRange(bytes), tiffContainsGPS(bytes, tiff: range) { return true }
         return !xmpSegmentsWithGPS(bytes).isEmpty
     }
 
@@ -40,39 +36,53 @@ public enum JPEGMetadata {
     /// - Complexity: O(file size).
     public static func removingGPS(_ bytes: [UInt8]) -> [UInt8] {
         var out = bytes
-        if let range = JPEGSegments.exifTIFFRange(bytes), let tiff = TIFFReader(bytes, range: range),
-           let ifd0 = tiff.ifd0, let entries = tiff.entries(at: ifd0),
-           let index = entries.firstIndex(where: { $0.tag == gpsIFDTag }) {
-            // Zero the GPS IFD: its values stored out of line, then its entry table.
-            if let gpsOffset = tiff.u32(absolute: entries[index].valueField) {
-                let gps = tiff.base + gpsOffset
-                if gpsOffset < tiff.end - tiff.base, let gpsEntries = tiff.entries(at: gps) {
-                    for e in gpsEntries {
-                        if let r = tiff.valueRange(e) { zero(&out, r) }
-                    }
-                    zero(&out, gps..<min(tiff.end, gps + 2 + gpsEntries.count * 12 + 4))
-                }
-            }
-            // Remove the pointer: move the later entries and the next-IFD offset up by 12.
-            let n = entries.count
-            let tableEnd = ifd0 + 2 + n * 12 + 4
-            let entryStart = entries[index].position
-            if tableEnd <= tiff.end {
-                let moved = Array(out[(entryStart + 12)..<tableEnd])
-                out.replaceSubrange(entryStart..<(entryStart + moved.count), with: moved)
-                zero(&out, (tableEnd - 12)..<tableEnd)
-                let count = n - 1
-                if tiff.littleEndian { out[ifd0] = UInt8(count & 0xFF); out[ifd0 + 1] = UInt8(count >> 8) }
-                else { out[ifd0] = UInt8(count >> 8); out[ifd0 + 1] = UInt8(count & 0xFF) }
-            } else {
-                // The table runs past the block; blank the pointer's tag instead of moving.
-                zero(&out, entryStart..<(entryStart + 12))
-            }
-        }
+        if let range = JPEGSegments.exifTIFFRange(bytes) { removeTIFFGPS(&out, tiff: range) }
         for segment in xmpSegmentsWithGPS(out).reversed() {
             out.removeSubrange(segment.range)
         }
         return out
+    }
+
+    /// True when the TIFF structure at `range` of `bytes` (an EXIF block) has a GPS IFD pointer.
+    static func tiffContainsGPS(_ bytes: [UInt8], tiff range: Range<Int>) -> Bool {
+        guard let tiff = TIFFReader(bytes, range: range), let ifd0 = tiff.ifd0, let entries = tiff.entries(at: ifd0) else { return false }
+        return entries.contains(where: { $0.tag == gpsIFDTag })
+    }
+
+    /// Removes the GPS IFD from the TIFF structure at `range` of `out`, in place: the pointer
+    /// leaves IFD0 (the following entries move up) and every byte of the GPS IFD and its values
+    /// is zeroed, so the block keeps its size and every other tag keeps its offset. Shared by
+    /// JPEG (APP1) and HEIF (the `Exif` item). Returns whether there was a GPS IFD.
+    @discardableResult
+    static func removeTIFFGPS(_ out: inout [UInt8], tiff range: Range<Int>) -> Bool {
+        guard let tiff = TIFFReader(out, range: range), let ifd0 = tiff.ifd0, let entries = tiff.entries(at: ifd0),
+              let index = entries.firstIndex(where: { $0.tag == gpsIFDTag }) else { return false }
+        // Zero the GPS IFD: its values stored out of line, then its entry table.
+        if let gpsOffset = tiff.u32(absolute: entries[index].valueField) {
+            let gps = tiff.base + gpsOffset
+            if gpsOffset < tiff.end - tiff.base, let gpsEntries = tiff.entries(at: gps) {
+                for e in gpsEntries {
+                    if let r = tiff.valueRange(e) { zero(&out, r) }
+                }
+                zero(&out, gps..<min(tiff.end, gps + 2 + gpsEntries.count * 12 + 4))
+            }
+        }
+        // Remove the pointer: move the later entries and the next-IFD offset up by 12.
+        let n = entries.count
+        let tableEnd = ifd0 + 2 + n * 12 + 4
+        let entryStart = entries[index].position
+        if tableEnd <= tiff.end {
+            let moved = Array(out[(entryStart + 12)..<tableEnd])
+            out.replaceSubrange(entryStart..<(entryStart + moved.count), with: moved)
+            zero(&out, (tableEnd - 12)..<tableEnd)
+            let count = n - 1
+            if tiff.littleEndian { out[ifd0] = UInt8(count & 0xFF); out[ifd0 + 1] = UInt8(count >> 8) }
+            else { out[ifd0] = UInt8(count >> 8); out[ifd0 + 1] = UInt8(count & 0xFF) }
+        } else {
+            // The table runs past the block; blank the pointer's tag instead of moving.
+            zero(&out, entryStart..<(entryStart + 12))
+        }
+        return true
     }
 
     private static func xmpSegmentsWithGPS(_ bytes: [UInt8]) -> [JPEGSegment] {
@@ -89,7 +99,7 @@ public enum JPEGMetadata {
         }
     }
 
-    private static func zero(_ bytes: inout [UInt8], _ r: Range<Int>) {
+    static func zero(_ bytes: inout [UInt8], _ r: Range<Int>) {
         let r = r.clamped(to: 0..<bytes.count)
         for i in r { bytes[i] = 0 }
     }

@@ -14,7 +14,7 @@ let fuzzImageLimits = ImageLimits(maxSide: 4096, maxPixels: 1 << 18, maxFileByte
 func shape(_ error: Error) -> String { "error: " + outcomeShape(String(describing: error)) }
 
 public enum Targets {
-    public static func all(scratch: URL) -> [FuzzTarget] { [json(scratch: scratch), svg, png, jpeg, text] }
+    public static func all(scratch: URL) -> [FuzzTarget] { [json(scratch: scratch), svg, png, jpeg, heif, webp, svgimage, text] }
 
     static let jsonTokens = [
         "{", "}", "[", "]", ",", ":", "\"", "\\u0000", "\\ud800", "1e308", "-1e308", "NaN", "-0", "0.0000001",
@@ -149,6 +149,32 @@ public enum Targets {
             }
             return r
         })
+
+    static let heif = FuzzTarget(
+        name: "heif", summary: "HEIC/HEIF and AVIF reading (libheif), EXIF GPS removal in the meta box",
+        seeds: [], extensions: ["heic", "heif", "avif"],
+        dictionary: ["ftyp", "heic", "avif", "mif1", "meta", "hdlr", "pitm", "iloc", "iinf", "infe", "iref", "iprp", "ipco",
+                     "ipma", "ispe", "irot", "imir", "clap", "hvcC", "av1C", "auxC", "idat", "mdat", "Exif", "mime", "grid"].map { Array($0.utf8) },
+        maxLength: 64 << 10,
+        run: { bytes in
+            let r = imageRun(bytes)
+            guard HEIFMetadata.containsGPS(bytes) else { return r }
+            // Removing GPS must leave a file without it, or refuse with an error.
+            do { return r + " gps \(HEIFMetadata.containsGPS(try HEIFMetadata.removingGPS(bytes, file: "fuzz")))" } catch { return r + " " + shape(error) }
+        })
+
+    static let webp = FuzzTarget(
+        name: "webp", summary: "WebP reading (libwebp, WebPDemux for animations)",
+        seeds: [], extensions: ["webp"],
+        dictionary: ["RIFF", "WEBP", "VP8 ", "VP8L", "VP8X", "ALPH", "ANIM", "ANMF", "EXIF", "ICCP", "\u{0}\u{0}\u{0}\u{0}"].map { Array($0.utf8) },
+        maxLength: 64 << 10, run: imageRun)
+
+    static let svgimage = FuzzTarget(
+        name: "svgimage", summary: "SVG stickers (librsvg natural size and rendering, the <use> budget)",
+        seeds: [], extensions: ["svg"],
+        dictionary: ["<svg", "</svg>", "<use href=\"#a\"/>", " id=\"a\"", "<g>", "</g>", "viewBox=\"0 0 1e9 1\"", "width=\"100%\"",
+                     "<!ENTITY a \"&a;\">", "<image href=\"/etc/passwd\"/>", "<filter", "<text>", "url(#a)", "<![CDATA["].map { Array($0.utf8) },
+        maxLength: 64 << 10, run: imageRun)
 
     static let fonts = ["sans-serif", "serif", "monospace", "Noto Sans CJK JP", "Noto Color Emoji", "DejaVu Sans", "/no/such/font.ttf"]
 

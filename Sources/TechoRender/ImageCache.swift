@@ -30,9 +30,10 @@ final class ImageCache: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [AnyHashable: Slot] = [:]
     private var infos: [AssetRef: ImageInfo] = [:]
+    private var vectors: [AssetRef: Bool] = [:]
     private var clock: UInt64 = 0
     private var total = 0
-    private let assetURL: (AssetRef) throws -> URL
+    let assetURL: (AssetRef) throws -> URL
     /// Bytes of pixels kept. Default 512 MiB.
     let budget: Int
 
@@ -46,6 +47,7 @@ final class ImageCache: @unchecked Sendable {
     ///
     /// - Throws: a message naming the asset path (`assets/….jpg: corrupt JPEG data: …`).
     func image(_ asset: AssetRef, natural: (Double, Double), needed: (Double, Double)) throws -> Pixmap {
+        if isVector(asset) { return try vector(asset, needed: needed) }
         var denominator = 1
         // The largest power-of-two reduction that still covers the needed size.
         for d in [8, 4, 2] where natural.0 / Double(d) >= needed.0 && natural.1 / Double(d) >= needed.1 {
@@ -63,7 +65,7 @@ final class ImageCache: @unchecked Sendable {
         (try? cached(key, make)) ?? make()
     }
 
-    private func cached(_ key: AnyHashable, _ make: () throws -> Pixmap) throws -> Pixmap {
+    func cached(_ key: AnyHashable, _ make: () throws -> Pixmap) throws -> Pixmap {
         lock.lock()
         clock += 1
         let slot: Slot
@@ -96,12 +98,35 @@ final class ImageCache: @unchecked Sendable {
         }
     }
 
+    /// Whether the asset is an SVG, told from its first 4 KiB (whatever its extension), once per
+    /// asset. An unreadable asset is not a vector here; decoding it reports why.
+    func isVector(_ asset: AssetRef) -> Bool {
+        lock.lock()
+        let known = vectors[asset]
+        lock.unlock()
+        if let v = known { return v }
+        // Never blocks: a FIFO or device in place of an asset reads as nothing here, and its
+        // decode then reports what it is.
+        let head = (try? assetURL(asset)).map { FileBytes.head(of: $0.path, count: 4096) } ?? []
+        let v = ImageFormat.sniff(head) == .svg
+        lock.lock()
+        vectors[asset] = v
+        lock.unlock()
+        return v
+    }
+
     /// The asset's natural (displayed) size, from its header, cached.
     func naturalSize(_ asset: AssetRef) throws -> (Double, Double) {
+        let i = try info(asset)
+        return (Double(i.naturalWidth), Double(i.naturalHeight))
+    }
+
+    /// The asset's header (format, size, orientation), read once.
+    func info(_ asset: AssetRef) throws -> ImageInfo {
         lock.lock()
         let known = infos[asset]
         lock.unlock()
-        if let i = known { return (Double(i.naturalWidth), Double(i.naturalHeight)) }
+        if let i = known { return i }
         let url: URL
         do { url = try assetURL(asset) } catch { throw AssetFailure(asset: asset, message: "\(error)") }
         let info: ImageInfo
@@ -109,11 +134,11 @@ final class ImageCache: @unchecked Sendable {
         lock.lock()
         infos[asset] = info
         lock.unlock()
-        return (Double(info.naturalWidth), Double(info.naturalHeight))
+        return info
     }
 
     /// An image error restated with the asset's journal path instead of the machine's path.
-    private func failure(_ asset: AssetRef, _ e: ImageError) -> AssetFailure {
+    func failure(_ asset: AssetRef, _ e: ImageError) -> AssetFailure {
         let text = e.description
         let tail = text.hasPrefix(e.file) ? String(text.dropFirst(e.file.count)) : ": " + text
         return AssetFailure(asset: asset, message: asset.path + tail)

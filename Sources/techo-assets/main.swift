@@ -1,18 +1,24 @@
 // techo-assets: makes the images the demo journal and the benchmark page use, procedurally and
 // deterministically (no downloaded pictures).
 //
-//   techo-assets demo  OUTDIR   photos, stickers, paper and tape patterns for Resources/demo
+//   techo-assets demo  OUTDIR   photos (JPEG, and a phone's HEIC), stickers (PNG, a WebP and an
+//                               SVG), paper and tape patterns for Resources/demo
 //   techo-assets bench OUTDIR   four 4032x3024 phone photos, twelve 512x512 stickers, paper
+//   techo-assets heic-fixtures SOURCE.png OUTDIR
+//                               SOURCE as HEICs stored turned, with irot/imir and EXIF
+//                               orientations 5, 6 and 8 (and an EXIF GPS position) that show it
+//                               upright: the importer's orientation and GPS fixtures
 //
 // Files that already exist are kept, so repeated runs are instant.
 import Foundation
+import TechoCodecs
 
 let args = CommandLine.arguments
-guard args.count == 3, ["demo", "bench"].contains(args[1]) else {
-    FileHandle.standardError.write(Data("usage: techo-assets demo|bench OUTDIR\n".utf8))
+guard (args.count == 3 && ["demo", "bench"].contains(args[1])) || (args.count == 4 && args[1] == "heic-fixtures") else {
+    FileHandle.standardError.write(Data("usage: techo-assets demo|bench OUTDIR | heic-fixtures SOURCE.png OUTDIR\n".utf8))
     exit(64)
 }
-let out = URL(fileURLWithPath: args[2])
+let out = URL(fileURLWithPath: args[args.count - 1])
 var made = 0
 
 func emit(_ name: String, _ make: () throws -> [UInt8]) {
@@ -41,7 +47,25 @@ func storedForOrientation6(_ d: Canvas) -> Canvas {
     return s
 }
 
-if args[1] == "demo" {
+/// A phone's HEIC of `shown`: stored turned for `orientation`, with the matching irot/imir
+/// boxes and EXIF (and a GPS position when asked).
+func phoneHEIC(_ shown: [UInt8], width: Int, height: Int, orientation: Int, gps: Bool, quality: Int) throws -> [UInt8] {
+    let s = stored(shown, width: width, height: height, forOrientation: orientation)
+    return try encodeHEIC(rgba: s.bytes, width: s.width, height: s.height, quality: quality, orientation: orientation,
+                          exif: exifSegment(orientation: orientation, gps: gps), alpha: false)
+}
+
+if args[1] == "heic-fixtures" {
+    do {
+        let source = try ImageDecoder.decodeStraight(try FileBytes.contents(of: args[2], maxBytes: 1 << 20), name: args[2]).pixels
+        for o in [5, 6, 8] {
+            emit("quad-orient\(o).heic") { try phoneHEIC(source.bytes, width: source.width, height: source.height, orientation: o, gps: true, quality: 92) }
+        }
+    } catch {
+        FileHandle.standardError.write(Data("techo-assets: \(error)\n".utf8))
+        exit(65)
+    }
+} else if args[1] == "demo" {
     let scenes: [(String, Scene, Int, Int, Bool)] = [
         ("photos/lake.jpg", .sunsetLake, 1600, 1200, false),
         ("photos/meadow.jpg", .meadow, 1200, 1600, true),   // portrait shot, stored sideways + EXIF 6
@@ -55,9 +79,18 @@ if args[1] == "demo" {
             return try encodeJPEG(stored, quality: 88, orientation: rotated ? 6 : nil, gps: i == 0)
         }
     }
+    // The meadow again as a phone's HEIC: portrait, stored sideways with irot and EXIF 6, GPS on.
+    emit("photos/meadow.heic") {
+        let shown = landscape(.meadow, width: 900, height: 1200, seed: 111)
+        return try phoneHEIC(shown.rgba8(grain: 3.0 / 255, seed: 1), width: shown.width, height: shown.height,
+                             orientation: 6, gps: true, quality: 80)
+    }
     for kind in StickerKind.allCases {
         emit("stickers/\(kind.rawValue).png") { try encodePNG(sticker(kind, size: 512)) }
     }
+    // A chat app's sticker (WebP) and a sticker shop's vector (SVG).
+    emit("stickers/cat.webp") { try encodeWebP(sticker(.cat, size: 512), quality: 88) }
+    emit("stickers/sakura.svg") { sakuraSVG(size: 256) }
     emit("paper/kraft.png") { try encodePNG(paperTexture(size: 256, kraft: true, seed: 7)) }
     emit("paper/rice.png") { try encodePNG(paperTexture(size: 256, kraft: false, seed: 9)) }
     for p in ["gingham", "dots", "stripes"] {

@@ -58,7 +58,7 @@ func craftedJPEG(width: Int, height: Int) throws -> [UInt8] {
 
     @Test(arguments: [
         (Array("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8), "GIF"),
-        (Array("RIFF\u{10}\u{0}\u{0}\u{0}WEBPVP8 ".utf8), "WebP"),
+        (Array("BM\u{10}\u{0}\u{0}\u{0}\u{0}\u{0}".utf8), "BMP"),
         (Array("%PDF-1.7\n".utf8), "PDF"),
     ])
     func otherFormatNamedPNGIsAnErrorNamingTheFile(bytes: [UInt8], looksLike: String) throws {

@@ -19,7 +19,7 @@ enum PlacementOptions {
         OptionSpec("slot", value: "NAME", help: "place it in this template slot instead"),
         OptionSpec("fit", value: "cover|contain", help: "how a picture fills its slot (default cover, clipped to the slot)"),
         OptionSpec("outline", value: "COLOR,W", help: "die-cut outline along the sticker's edge"),
-        OptionSpec("keep-gps", help: "keep GPS location data in imported JPEGs (removed by default)"),
+        OptionSpec("keep-gps", help: "keep GPS location data in imported JPEG and HEIC photos (removed by default)"),
     ]
 
     static func id(_ args: ParsedArguments, page: Page, kind: Element.Kind) throws -> String {
@@ -80,7 +80,7 @@ enum PlacementOptions {
 enum AddImageCommand: TechoCommand {
     static let names = ["add", "image"]
     static let usage = "add image JOURNAL PAGE FILE [--id ID] [--at X,Y] [--width W|--height H|--scale S] [--rotate DEG] [--flip h|v] [--opacity A] [--outline C,W] [--slot NAME]"
-    static let summary = "add a sticker from a PNG or JPEG file; prints its id"
+    static let summary = "add a sticker from a PNG, JPEG, HEIC, AVIF, WebP or SVG file; prints its id"
     static let options = PlacementOptions.specs + PlacementOptions.sizing
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws { try AddPicture.run(args, io: io, photo: false) }
@@ -239,7 +239,7 @@ enum AddWashiCommand: TechoCommand {
         OptionSpec("to", value: "X,Y", help: "the other end"),
         OptionSpec("width", value: "W", help: "width across the strip (default 15mm)"),
         OptionSpec("color", value: "C", help: "tape colour, usually translucent (default #e8a0a0cc)"),
-        OptionSpec("pattern", value: "FILE", help: "a PNG or JPEG printed on the tape, repeating"),
+        OptionSpec("pattern", value: "FILE", help: "an image (PNG, JPEG, WebP, SVG, ...) printed on the tape, repeating"),
         OptionSpec("ends", value: "torn|zigzag", help: "how the ends are cut (default torn)"),
         OptionSpec("opacity", value: "A", help: "opacity from 0 to 1 (default 1)"),
     ]

@@ -14,7 +14,7 @@ enum BuildCommand: TechoCommand {
     nothing is written unless it is valid. Without --journal the journal is NAME.techo beside
     the manifest; without -o pages go to NAME-pages/ (NAME = the manifest's file name without
     .json). An existing journal is updated in one undoable step. GPS data is removed from
-    imported JPEGs unless --keep-gps is given.
+    imported JPEG and HEIC photos unless --keep-gps is given.
     """
     static let options = [
         OptionSpec("output", short: "o", value: "OUTDIR", help: "where the pages go (default NAME-pages beside the manifest)"),
@@ -24,7 +24,7 @@ enum BuildCommand: TechoCommand {
         OptionSpec("format", value: "F", help: "png (default), jpeg or pdf"),
         OptionSpec("quality", value: "Q", help: "JPEG quality 1-100 (default 92)"),
         OptionSpec("no-export", help: "only create or update the journal"),
-        OptionSpec("keep-gps", help: "keep GPS location data in imported JPEGs"),
+        OptionSpec("keep-gps", help: "keep GPS location data in imported JPEG and HEIC photos"),
     ]
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
@@ -55,8 +55,9 @@ enum BuildCommand: TechoCommand {
         let env = ManifestEnvironment(
             imageSizeOfBytes: { url, bytes in
                 let info = try JournalAccess.verifiedInfo(bytes, name: url.path)
-                if !keepGPS && info.format == .jpeg && JPEGMetadata.containsGPS(bytes) {
-                    cleaned[url.path] = try stageClean(JPEGMetadata.removingGPS(bytes), scratch: scratch)
+                if !keepGPS && ImageMetadata.containsGPS(bytes, format: info.format) {
+                    let clean = try ImageMetadata.removingGPS(bytes, format: info.format, file: url.path)
+                    cleaned[url.path] = try stageClean(clean, ext: info.format.fileExtension, scratch: scratch)
                 }
                 return (Double(info.naturalWidth), Double(info.naturalHeight))
             },
@@ -70,7 +71,7 @@ enum BuildCommand: TechoCommand {
             try page.checkElementCount(file: "\(manifestArg.text): pages[\(i)].elements", limits: env.limits)
         }
 
-        // Photos lose their GPS data on the way in: swap each such JPEG for a cleaned copy.
+        // Photos lose their GPS data on the way in: swap each such JPEG or HEIF for a cleaned copy.
         if !keepGPS { stripGPS(&build, cleaned: cleaned) }
         var sources = index
         for (path, record) in build.sources {
@@ -110,16 +111,16 @@ enum BuildCommand: TechoCommand {
         for f in files { io.out("\(f.path)\n") }
     }
 
-    /// Writes GPS-free JPEG bytes to the scratch folder, named by their hash.
-    static func stageClean(_ clean: [UInt8], scratch: URL) throws -> (ref: AssetRef, file: URL) {
-        let ref = try AssetRef(sha256: SHA256.hex(clean), ext: "jpg")
+    /// Writes GPS-free JPEG, HEIF or AVIF bytes to the scratch folder, named by their hash.
+    static func stageClean(_ clean: [UInt8], ext: String, scratch: URL) throws -> (ref: AssetRef, file: URL) {
+        let ref = try AssetRef(sha256: SHA256.hex(clean), ext: ext)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let file = scratch.appendingPathComponent(ref.sha256 + "." + ref.ext)
         try Data(clean).write(to: file)
         return (ref, file)
     }
 
-    /// Replaces each JPEG asset that carried GPS data by its cleaned copy, in every page. Every
+    /// Replaces each JPEG, HEIF or AVIF asset that carried GPS data by its cleaned copy, in every page. Every
     /// picture was cleaned while it was probed (`cleaned`, by source path, from the bytes read
     /// once); assets the source index vouched for were cleaned when they were first imported.
     static func stripGPS(_ build: inout ManifestBuild, cleaned: [String: (ref: AssetRef, file: URL)]) {

@@ -166,7 +166,7 @@ enum BackgroundCommand: TechoCommand {
     static let summary = "set the page's background colour, image and paper pattern"
     static let options = [
         OptionSpec("color", value: "C", help: "background colour, or none for transparent"),
-        OptionSpec("image", value: "FILE", help: "a PNG or JPEG behind everything"),
+        OptionSpec("image", value: "FILE", help: "an image (PNG, JPEG, HEIC, WebP, SVG, ...) behind everything"),
         OptionSpec("mode", value: "M", help: "tile (default), cover, contain, stretch or center"),
         OptionSpec("opacity", value: "A", help: "image opacity from 0 to 1"),
         OptionSpec("no-image", help: "remove the background image"),

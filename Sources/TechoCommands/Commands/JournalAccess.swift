@@ -43,9 +43,11 @@ enum JournalAccess {
         try ImageProbe.check(bytes, name: name)
     }
 
-    /// Reads an image file given on the command line, checks it is a PNG or JPEG within the
-    /// limits (by its bytes, not its name), removes GPS data from JPEGs unless `keepGPS`, and
-    /// returns the asset to import (hashed once) with the image's natural size.
+    /// Reads an image file given on the command line, checks it is an image techo reads (PNG,
+    /// JPEG, HEIF, AVIF, WebP or SVG, told by its bytes, not its name) within the limits,
+    /// removes GPS data from JPEG, HEIF and AVIF files unless `keepGPS`, and returns the asset
+    /// to import (hashed once, stored under the extension of what the bytes are) with the
+    /// image's natural size.
     static func readImage(_ arg: Arg, io: CommandIO, keepGPS: Bool) throws -> (asset: AssetImport, info: ImageInfo) {
         let path = io.resolve(arg.text)
         var isDir: ObjCBool = false
@@ -55,8 +57,8 @@ enum JournalAccess {
         guard !isDir.boolValue else { throw CommandError(.noInput, "\(arg.text): is a folder, not an image file") }
         var bytes = try FileBytes.contents(of: path, name: arg.text, maxBytes: ImageLimits.default.maxFileBytes)
         let info = try verifiedInfo(bytes, name: arg.text)
-        if info.format == .jpeg && !keepGPS { bytes = JPEGMetadata.removingGPS(bytes) }
-        return (try AssetImport(bytes: bytes, ext: info.format == .png ? "png" : "jpg"), info)
+        if !keepGPS { bytes = try ImageMetadata.removingGPS(bytes, format: info.format, file: arg.text) }
+        return (try AssetImport(bytes: bytes, ext: info.format.fileExtension), info)
     }
 }
 

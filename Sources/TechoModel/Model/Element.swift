@@ -47,7 +47,7 @@ public struct Outline: Hashable, Sendable {
     }
 }
 
-/// An image sticker: a PNG or JPEG asset drawn at its natural size (after EXIF orientation).
+/// An image sticker: an image asset (PNG, JPEG, HEIF, AVIF, WebP; SVG drawn as a vector) drawn at its natural size (after EXIF orientation).
 public struct ImageContent: Hashable, Sendable {
     /// The image bytes in the journal.
     public var asset: AssetRef

@@ -1,0 +1,224 @@
+// A journal on disk, edited and rendered from Swift: the library's front door.
+import Foundation
+import TechoCodecs
+import TechoGeometry
+import TechoModel
+import TechoRaster
+import TechoRender
+
+/// A journal folder (`NAME.techo/`) opened for editing and rendering.
+///
+/// Every change is one step of the journal's history (as one `techo` command is), written
+/// atomically under the journal's lock, so the command line and the editor see it at once and
+/// `undo()` takes it back. Reads always see the journal as it is on disk.
+///
+/// ```swift
+/// import Techo
+///
+/// let journal = try JournalEditor.create(at: URL(fileURLWithPath: "trip.techo"), size: "A6")
+/// let cat = try journal.addPicture(URL(fileURLWithPath: "cat.webp"), to: "p1")
+/// try journal.apply([.pinch(scale: 1.5, around: nil), .rotate(degrees: 15, around: nil)], to: cat, on: "p1")
+/// try journal.draw(try Stroke(tool: .pencil, color: try RGBA(parsing: "#e07a5f"), width: 6,
+///                             points: [StrokePoint(100, 500), StrokePoint(160, 480)]), on: "p1")
+/// let png = try journal.renderPNG(page: "p1", scale: 2)
+/// ```
+///
+/// - Thread safety: one instance may be used from one thread at a time; separate instances
+///   (or processes) on the same journal are serialised by the journal's lock.
+public final class JournalEditor {
+    /// The journal folder.
+    public let url: URL
+    private let store: JournalStore
+    private let renderer: PageRenderer
+
+    private init(url: URL, store: JournalStore) {
+        self.url = url
+        self.store = store
+        self.renderer = PageRenderer(assetURL: store.assetURL)
+    }
+
+    /// Opens the journal folder at `url`.
+    /// - Throws: `StorageError` when it is missing, locked beyond the wait, or damaged.
+    public static func open(_ url: URL) throws -> JournalEditor {
+        JournalEditor(url: url, store: try JournalStore.open(url))
+    }
+
+    /// Creates a journal folder at `url` (which must not exist) with one empty page, `p1`.
+    /// - Parameters:
+    ///   - title: the journal's title. Default: the folder name without `.techo`.
+    ///   - size: a page size as `techo init --size` takes it (`A5`, `A6`, `TN`, `1748x2480`,
+    ///     `100x150mm`, `1748xauto`). Default `A5`.
+    ///   - dpi: resolution for millimetre units and print metadata. Default 300.
+    ///   - background: the page colour. Default white.
+    /// - Throws: `ValueError` for a bad size or title, `StorageError` when `url` exists or
+    ///   cannot be written (nothing is left behind).
+    public static func create(at url: URL, title: String? = nil, size: String = PageSize.defaultName,
+                              dpi: Double = Page.defaultDPI, background: RGBA = .white) throws -> JournalEditor {
+        let page = try Page(id: "p1", size: try PageSize(parsing: size, dpi: dpi), dpi: dpi, background: Background(color: background))
+        let journal = try Journal(title: title ?? url.deletingPathExtension().lastPathComponent, pageOrder: ["p1"])
+        return JournalEditor(url: url, store: try JournalStore.create(at: url, journal: journal, pages: [page]))
+    }
+
+    // MARK: Reading
+
+    /// The ids of the pages, in order.
+    public func pageIDs() throws -> [String] { try store.read().journal.pageOrder }
+
+    /// The page `id` as it is now.
+    /// - Throws: `EditorError.noPage` naming the pages there are.
+    public func page(_ id: String) throws -> Page {
+        let (journal, pages) = try store.read()
+        guard let p = pages[id] else { throw EditorError.noPage(id, existing: journal.pageOrder) }
+        return p
+    }
+
+    // MARK: Editing
+
+    /// Adds a page after the last one (same size, dpi and background as the last page) and
+    /// returns its id (`p2`, `p3`, … unless `id` names one).
+    @discardableResult
+    public func addPage(id: String? = nil) throws -> String {
+        try store.transaction(description: "page add") { journal, pages in
+            let newID = id ?? journal.nextPageID()
+            try Identifier.validate(newID, what: "page id")
+            guard pages[newID] == nil else { throw ValueError("a page \"\(newID)\" already exists") }
+            let last = journal.pageOrder.last.flatMap { pages[$0] }
+            pages[newID] = try Page(id: newID, size: last?.size, dpi: last?.dpi ?? Page.defaultDPI,
+                                    background: last?.background ?? Background(), margin: last?.margin ?? 0)
+            journal.pageOrder.append(newID)
+            return newID
+        }
+    }
+
+    /// Adds a picture file (PNG, JPEG, HEIC/HEIF, AVIF, WebP or SVG, told by its bytes) as an
+    /// image sticker, or a photo when `photo` is true, and returns the new element's id.
+    ///
+    /// The file is checked whole (`ImageProbe`) before anything is written, copied into the
+    /// journal content-addressed, and its GPS position removed (JPEG, HEIC, AVIF) unless
+    /// `keepGPS`.
+    /// - Parameters:
+    ///   - at: the centre on the page, pixels. Default: the page centre.
+    ///   - width: the width shown on the page, keeping the aspect. Default: the natural width.
+    /// - Throws: `ImageError` naming the file, `EditorError.noPage`.
+    @discardableResult
+    public func addPicture(_ file: URL, to pageID: String, photo: Bool = false, at: Point? = nil,
+                           width: Double? = nil, keepGPS: Bool = false) throws -> String {
+        var bytes = try FileBytes.contents(of: file.path, maxBytes: ImageLimits.default.maxFileBytes)
+        let name = file.lastPathComponent
+        let info = try ImageProbe.check(bytes, name: name)
+        if !keepGPS { bytes = try ImageMetadata.removingGPS(bytes, format: info.format, file: name) }
+        let asset = try AssetImport(bytes: bytes, ext: info.format.fileExtension)
+        let natural = (Double(info.naturalWidth), Double(info.naturalHeight))
+        let center = try at ?? pageCenter(pageID)
+        // The picture is written inside the same locked change as the page, so a failed edit
+        // leaves no file behind.
+        return try edit(pageID, "add \(photo ? "photo" : "image") \(name)", importing: [asset]) { page in
+            let kind: Element.Kind = photo ? .photo : .image
+            let image = try ImageContent(asset: asset.ref, naturalWidth: natural.0, naturalHeight: natural.1)
+            let scale = try width.map { w -> Double in
+                guard w.isFinite, w > 0 else { throw ValueError("width must be a positive number, got \(w)") }
+                return w / natural.0
+            } ?? 1
+            let id = page.nextElementID(for: kind)
+            page.elements.append(try Element(id: id, content: photo ? .photo(PhotoContent(image: image)) : .image(image),
+                                             placement: try Placement(center: center, scale: scale)))
+            return id
+        }
+    }
+
+    /// Applies gestures (section 3 of the product contract: pan, pinch, rotate, double-tap,
+    /// flip) to element `elementID` as one history step, all or nothing.
+    /// - Throws: `GestureError` when a gesture would make the transform singular or
+    ///   non-finite (nothing changes), `ValueError` for an unknown element or an ink layer.
+    public func apply(_ gestures: [Gesture], to elementID: String, on pageID: String) throws {
+        try edit(pageID, "gesture \(elementID)") { page in try page.apply(gestures, to: elementID) }
+    }
+
+    /// Draws a stroke on the page's topmost ink layer (made on first use) and returns that
+    /// layer's id.
+    @discardableResult
+    public func draw(_ stroke: Stroke, on pageID: String) throws -> String {
+        try edit(pageID, "draw \(stroke.tool.rawValue)") { page in
+            if let i = page.elements.lastIndex(where: { $0.kind == .ink }), case .ink(var ink) = page.elements[i].content {
+                ink.strokes.append(stroke)
+                page.elements[i].content = .ink(ink)
+                return page.elements[i].id
+            }
+            let id = page.nextElementID(for: .ink)
+            page.elements.append(try Element(id: id, content: .ink(InkContent(strokes: [stroke]))))
+            return id
+        }
+    }
+
+    /// Takes back the last change; false when there is nothing to undo.
+    @discardableResult
+    public func undo() throws -> Bool { try store.undo() != nil }
+
+    /// Makes the last undone change again; false when there is nothing to redo.
+    @discardableResult
+    public func redo() throws -> Bool { try store.redo() != nil }
+
+    // MARK: Rendering
+
+    /// The page rendered at `scale` (1 = the page's own pixels) as PNG file bytes: 8-bit sRGB,
+    /// RGB when opaque, `pHYs` from the page dpi × scale — the bytes `techo export` writes.
+    /// - Throws: `RenderError` (over the page limits, an asset that cannot be read), `EditorError.noPage`.
+    public func renderPNG(page pageID: String, scale: Double = 1) throws -> [UInt8] {
+        let rendered = try renderer.render(try page(pageID), scale: scale)
+        return try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, name: "\(pageID).png")
+    }
+
+    /// The page rendered at `scale` as straight-alpha RGBA, 4 bytes a pixel, rows top down.
+    public func renderRGBA(page pageID: String, scale: Double = 1) throws -> RGBABuffer {
+        let rendered = try renderer.render(try page(pageID), scale: scale)
+        return RGBABuffer(width: rendered.pixmap.width, height: rendered.pixmap.height, bytes: rendered.pixmap.straightRGBA())
+    }
+
+    // MARK: Private
+
+    private func edit<R>(_ pageID: String, _ description: String, importing: [AssetImport] = [],
+                         _ body: (inout Page) throws -> R) throws -> R {
+        try store.transaction(description: description, importing: importing) { journal, pages in
+            guard var page = pages[pageID] else { throw EditorError.noPage(pageID, existing: journal.pageOrder) }
+            let result = try body(&page)
+            pages[pageID] = page
+            return result
+        }
+    }
+
+    private func pageCenter(_ pageID: String) throws -> Point {
+        let (w, h) = try renderer.resolvedSize(of: try page(pageID))
+        return Point(x: w / 2, y: h / 2)
+    }
+}
+
+/// Pixels of a rendered page: straight (not premultiplied) RGBA, 8 bits a channel, row-major
+/// from the top, no padding.
+public struct RGBABuffer: Equatable, Sendable {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// `width × height × 4` bytes.
+    public let bytes: [UInt8]
+
+    /// The pixel at (x, y) as (r, g, b, a).
+    /// - Precondition: (x, y) lies inside the buffer.
+    public func pixel(_ x: Int, _ y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+        precondition(x >= 0 && y >= 0 && x < width && y < height, "pixel (\(x), \(y)) outside \(width)x\(height)")
+        let i = (y * width + x) * 4
+        return (bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3])
+    }
+}
+
+/// What `JournalEditor` refuses on its own (the model, codecs and storage throw their errors).
+public enum EditorError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// No page with this id; `existing` lists the pages there are.
+    case noPage(String, existing: [String])
+
+    public var description: String {
+        switch self {
+        case .noPage(let id, let existing): return "no page '\(id)'; pages: \(existing.joined(separator: ", "))"
+        }
+    }
+}

@@ -1,0 +1,119 @@
+// HEIC / HEIF and AVIF through libheif: the primary image, decoded with the file's own
+// transformations (clean aperture, `irot` rotation, `imir` mirror) applied by libheif exactly
+// once. The EXIF orientation tag of a HEIF file is never applied on top: ISO/IEC 23008-12 makes
+// the transformation properties authoritative, and phones that write both keep them in step,
+// so applying both would turn a photo twice. 10- and 12-bit sources are reduced to 8 bits by
+// libheif; alpha comes from the file's auxiliary alpha image.
+//
+// Limits are checked on the header (the primary image's displayed size) before anything is
+// decoded, and libheif's own limit is set too, so a grid or a tile cannot run past it either. libheif 1.15 has no reduced-size decode: the image cache reduces once and keeps the
+// reduced copy (ImageCache).
+import CLibHeif
+
+enum HEIFDecoding {
+    /// Size and alpha of the primary image, after its transformations, checked against `limits`.
+    static func info(_ bytes: [UInt8], format: ImageFormat, file: String, limits: ImageLimits) throws -> ImageInfo {
+        try session(bytes, format: format, file: file, limits: limits) { _, info in info }
+    }
+
+    /// Straight-alpha RGBA of the primary image in its displayed orientation.
+    static func decode(_ bytes: [UInt8], format: ImageFormat, file: String, limits: ImageLimits) throws -> (RGBAImage, ImageInfo) {
+        try session(bytes, format: format, file: file, limits: limits) { handle, info in
+            let options = heif_decoding_options_alloc()
+            defer { heif_decoding_options_free(options) }
+            options?.pointee.convert_hdr_to_8bit = 1
+            var image: OpaquePointer?
+            try HEIFStatus.check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options),
+                                 file: file, format: format, limits: limits, during: "decoding", size: (info.width, info.height))
+            guard let image else { throw ImageError(file: file, format: format, reason: .corrupt("decoding gave no image")) }
+            defer { heif_image_release(image) }
+            let w = Int(heif_image_get_width(image, heif_channel_interleaved))
+            let h = Int(heif_image_get_height(image, heif_channel_interleaved))
+            guard w == info.width, h == info.height else {
+                throw ImageError(file: file, format: format, reason: .corrupt("decoded \(w)x\(h), the header says \(info.width)x\(info.height)"))
+            }
+            guard heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved) == 8 else {
+                throw ImageError(file: file, format: format, reason: .unsupported("libheif did not reduce the image to 8 bits"))
+            }
+            var stride: Int32 = 0
+            guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= w * 4 else {
+                throw ImageError(file: file, format: format, reason: .corrupt("decoding gave no pixels"))
+            }
+            var out = [UInt8](repeating: 0, count: w * h * 4)
+            out.withUnsafeMutableBytes { dst in
+                for y in 0..<h {
+                    (dst.baseAddress! + y * w * 4).copyMemory(from: plane + y * Int(stride), byteCount: w * 4)
+                }
+            }
+            if info.hasAlpha == true && heif_image_handle_is_premultiplied_alpha(handle) != 0 { unpremultiply(&out) }
+            return (RGBAImage(width: w, height: h, bytes: out), info)
+        }
+    }
+
+    /// The primary image's EXIF blocks as libheif reads them (each: 4-byte TIFF offset, then
+    /// TIFF), for checking the metadata editor against an independent parser.
+    static func exifBlocks(_ bytes: [UInt8], file: String) throws -> [[UInt8]] {
+        let format = ImageFormat.sniff(bytes) ?? .heif
+        return try session(bytes, format: format, file: file, limits: .default) { handle, _ in
+            var ids = [heif_item_id](repeating: 0, count: 16)
+            let n = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &ids, Int32(ids.count)))
+            return try ids.prefix(n).map { id in
+                var block = [UInt8](repeating: 0, count: heif_image_handle_get_metadata_size(handle, id))
+                try HEIFStatus.check(heif_image_handle_get_metadata(handle, id, &block), file: file, format: format,
+                                     limits: .default, during: "reading EXIF")
+                return block
+            }
+        }
+    }
+
+    /// Opens the file, finds its primary image and checks its size, then runs `body` with the
+    /// image handle. Every libheif object is released before this returns.
+    private static func session<R>(_ bytes: [UInt8], format: ImageFormat, file: String, limits: ImageLimits,
+                                   _ body: (OpaquePointer, ImageInfo) throws -> R) throws -> R {
+        try HEIFReferenceCheck.check(bytes, format: format, file: file)
+        guard let context = heif_context_alloc() else {
+            throw ImageError(file: file, format: format, reason: .corrupt("out of memory"))
+        }
+        defer { heif_context_free(context) }
+        // libheif checks coded sizes (padded to whole coding blocks, grid tiles overhanging
+        // the image) while it reads the boxes; our own check below is on the displayed size.
+        // Twice the side keeps its guard against absurd files without refusing an image that
+        // our limits allow.
+        heif_context_set_maximum_image_size_limit(context, Int32(clamping: limits.maxSide * 2))
+        // Tiles are decoded on this thread: libheif 1.15 starts a std::thread per grid tile
+        // otherwise, and a thread it cannot start (a hostile grid of thousands of tiles)
+        // aborts the process with an uncaught std::system_error. The renderer already decodes
+        // pictures on other cores.
+        heif_context_set_max_decoding_threads(context, 0)
+        return try bytes.withUnsafeBytes { raw in
+            // The context reads the bytes in place; they outlive it, since it is freed first.
+            try HEIFStatus.check(heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil),
+                                 file: file, format: format, limits: limits, during: "reading the file")
+            var handle: OpaquePointer?
+            try HEIFStatus.check(heif_context_get_primary_image_handle(context, &handle),
+                                 file: file, format: format, limits: limits, during: "finding the primary image")
+            guard let handle else { throw ImageError(file: file, format: format, reason: .corrupt("no primary image")) }
+            defer { heif_image_handle_release(handle) }
+            let w = Int(heif_image_handle_get_width(handle)), h = Int(heif_image_handle_get_height(handle))
+            let sw = Int(heif_image_handle_get_ispe_width(handle)), sh = Int(heif_image_handle_get_ispe_height(handle))
+            guard limits.allows(width: w, height: h), sw <= 0 || sh <= 0 || limits.allows(width: sw, height: sh) else {
+                throw ImageError(file: file, format: format, reason: .tooLarge(width: max(w, sw), height: max(h, sh), limits: limits))
+            }
+            var info = ImageInfo(format: format, width: w, height: h)
+            info.hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
+            return try body(handle, info)
+        }
+    }
+
+    /// Straight alpha from premultiplied RGBA, in place.
+    private static func unpremultiply(_ px: inout [UInt8]) {
+        var i = 0
+        while i < px.count {
+            let a = Int(px[i + 3])
+            if a > 0 && a < 255 {
+                for c in 0..<3 { px[i + c] = UInt8(min(255, (Int(px[i + c]) * 255 + a / 2) / a)) }
+            }
+            i += 4
+        }
+    }
+}

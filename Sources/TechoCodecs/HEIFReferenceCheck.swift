@@ -1,0 +1,58 @@
+// Refusing HEIF files whose derived images refer to themselves, before libheif sees them.
+//
+// A grid or overlay image (`grid`, `iovl`, `iden`) is made of the items its `dimg` references
+// name. libheif 1.15 follows those references recursively while decoding and never checks for
+// a cycle: a grid that names itself, directly or through other items, recurses until the stack
+// overflows (found by `techo-fuzz heif`). The `iref` box is read here (ISO/IEC 14496-12
+// §8.11.12, bounds-checked with BoxReader) and a cycle, or a chain of derived images deeper
+// than `maxDepth`, is refused with an error instead.
+
+enum HEIFReferenceCheck {
+    /// The deepest chain of derived images accepted: 8. Phones write one level (a grid of
+    /// tiles); an overlay of grids is two.
+    static let maxDepth = 8
+
+    /// Throws `ImageError.corrupt` naming `file` when the `dimg` references form a cycle or a
+    /// chain deeper than `maxDepth`. Files without an `iref` box pass.
+    static func check(_ bytes: [UInt8], format: ImageFormat, file: String) throws {
+        let graph = derivations(bytes)
+        guard !graph.isEmpty else { return }
+        var depth: [UInt32: Int] = [:]
+        var visiting: Set<UInt32> = []
+        func walk(_ id: UInt32) throws -> Int {
+            if let d = depth[id] { return d }
+            guard !visiting.contains(id) else {
+                throw ImageError(file: file, format: format, reason: .corrupt("image item \(id) is made from itself (a cycle of derived-image references)"))
+            }
+            visiting.insert(id)
+            var d = 0
+            for next in graph[id] ?? [] { d = max(d, 1 + (try walk(next))) }
+            visiting.remove(id)
+            guard d <= maxDepth else {
+                throw ImageError(file: file, format: format, reason: .corrupt("derived images nest more than \(maxDepth) deep"))
+            }
+            depth[id] = d
+            return d
+        }
+        for id in graph.keys.sorted() { _ = try walk(id) }
+    }
+
+    /// Item id → the items its `dimg` references name, from the top-level `meta` box's `iref`.
+    static func derivations(_ bytes: [UInt8]) -> [UInt32: [UInt32]] {
+        guard let meta = BoxReader.boxes(bytes, in: 0..<bytes.count).first(where: { $0.type == "meta" }),
+              meta.payload.count >= 4,
+              let iref = BoxReader.boxes(bytes, in: (meta.payload.lowerBound + 4)..<meta.payload.upperBound).first(where: { $0.type == "iref" }),
+              iref.payload.count >= 4 else { return [:] }
+        let wide = bytes[iref.payload.lowerBound] != 0  // version 1: 32-bit item ids
+        var graph: [UInt32: [UInt32]] = [:]
+        for ref in BoxReader.boxes(bytes, in: (iref.payload.lowerBound + 4)..<iref.payload.upperBound) where ref.type == "dimg" {
+            var r = BoxReader.Cursor(bytes: bytes, at: ref.payload.lowerBound, end: ref.payload.upperBound)
+            guard let from = wide ? r.u32() : r.u16().map(UInt32.init), let count = r.u16() else { continue }
+            for _ in 0..<count {
+                guard let to = wide ? r.u32() : r.u16().map(UInt32.init) else { break }
+                graph[from, default: []].append(to)
+            }
+        }
+        return graph
+    }
+}
