@@ -94,6 +94,9 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
         daemon = nil
     }
 
+    /// Requests being received or answered (event streams included).
+    public var requestsInFlight: Int { daemon?.requestsInFlight ?? 0 }
+
     /// Renders served from the cache and renders made, since the start.
     public var renderCacheCounts: (hits: Int, misses: Int) { (renders.hits, renders.misses) }
 
