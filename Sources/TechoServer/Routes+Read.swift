@@ -98,10 +98,15 @@ extension EditorServer {
             p.elements.remove(at: i)
         }
         let full = try page(id, in: s)
+        var hit = true
         let entry = try renders.render(RenderCache.Key(page: full, scale: scale, variant: without.isEmpty ? "" : "without:" + without)) {
-            RenderCache.Entry(png: try PageEdits.pngBytes(of: p, scale: scale, renderer: renderer), headers: [])
+            hit = false
+            var seconds = (render: 0.0, encode: 0.0)
+            let bytes = try PageEdits.pngBytes(of: p, scale: scale, renderer: renderer, seconds: &seconds)
+            return RenderCache.Entry(png: bytes, headers: [("Server-Timing", String(format: "render;dur=%.2f, encode;dur=%.2f", seconds.render * 1000, seconds.encode * 1000))])
         }
-        return png(entry.png, extra: [("X-Techo-Revision", String(s.revision))])
+        // Server-Timing (shown by browsers' developer tools) tells a fresh render from a cached one.
+        return png(entry.png, extra: (hit ? [("Server-Timing", "cache;desc=hit")] : entry.headers) + [("X-Techo-Revision", String(s.revision))])
     }
 
     /// The element alone, unrotated, at its own scale: the browser turns and moves it while a

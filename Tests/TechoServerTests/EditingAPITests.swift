@@ -134,6 +134,31 @@ import Testing
         #expect(try s.historyCount() == 1 + 2 * perClient)
     }
 
+    @Test func textAndWashiAreAddedAndSetAsOnAPageFile() throws {
+        let s = try ServedJournal()
+        let text = try s.client.post("/api/pages/p1/elements", json: "{\"type\": \"text\", \"text\": \"京都\", \"size\": 30, \"color\": \"#5b3a29\", \"at\": [100, 60]}")
+        #expect(text.status == 200, "\(text.text)")
+        #expect(try json(text)["id"]?.string == "text-1")
+        // Tape is laid between two page points.
+        let washi = try s.client.post("/api/pages/p1/elements", json: "{\"type\": \"washi\", \"from\": [50, 200], \"to\": [250, 200], \"width\": 20}")
+        #expect(washi.status == 200, "\(washi.text)")
+        let tape = try #require(try s.page().elements.last)
+        #expect(tape.placement.center == .init(150, 200))
+        guard case .washi(let w) = tape.content else { Issue.record("not washi"); return }
+        #expect(w.from == .init(-100, 0) && w.to == .init(100, 0))
+        #expect(try s.client.post("/api/pages/p1/elements", json: "{\"type\": \"text\", \"id\": \"text-1\", \"text\": \"again\"}").status == 400)
+        #expect(try s.client.post("/api/pages/p1/elements", json: "{\"type\": \"image\", \"asset\": \"x\"}").status == 400)
+        let set = try s.client.request("PATCH", "/api/pages/p1/elements/text-1", body: Array("{\"text\": \"Kyoto\", \"align\": \"center\", \"size\": 40}".utf8))
+        #expect(set.status == 200, "\(set.text)")
+        guard case .text(let t)? = try s.page().elements.first?.content else { Issue.record("not text"); return }
+        #expect(t.text == "Kyoto" && t.align == .center && t.size == 40)
+        // A photo field on a text sticker is refused by name, and nothing changes.
+        let wrong = try s.client.request("PATCH", "/api/pages/p1/elements/text-1", body: Array("{\"sepia\": 1, \"opacity\": 0.5}".utf8))
+        #expect(wrong.status == 400)
+        #expect(try json(wrong)["error"]?.string?.contains("sepia") == true)
+        #expect(try s.page().elements.first?.opacity == 1)
+    }
+
     @Test func pagesAreAddedMovedAndRemoved() throws {
         let s = try ServedJournal()
         let add = try s.client.post("/api/pages", json: "{}")

@@ -152,8 +152,21 @@ public enum PageEdits {
 
     /// The page as `techo export --scale S` writes it: the same renderer call and PNG settings.
     public static func pngBytes(of page: Page, scale: Double, renderer: PageRenderer) throws -> [UInt8] {
+        var seconds = (render: 0.0, encode: 0.0)
+        return try pngBytes(of: page, scale: scale, renderer: renderer, seconds: &seconds)
+    }
+
+    /// The same, adding the seconds spent rendering and encoding to `seconds`.
+    public static func pngBytes(of page: Page, scale: Double, renderer: PageRenderer, seconds: inout (render: Double, encode: Double)) throws -> [UInt8] {
+        let t0 = ContinuousClock.now
         let rendered = try renderer.render(page, scale: scale)
-        return try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: ExportSettings().level, name: "page \(page.id)")
+        let t1 = ContinuousClock.now
+        let bytes = try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: ExportSettings().level, name: "page \(page.id)")
+        let t2 = ContinuousClock.now
+        func s(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+        seconds.render += s(t1 - t0)
+        seconds.encode += s(t2 - t1)
+        return bytes
     }
 
     /// The pages as one PDF, as `techo export --format pdf` writes it (each page at its own size).
