@@ -55,6 +55,14 @@ public enum ServeCommand: TechoCommand {
         }
         let err = io.err
         options.log = { line in err("techo serve: \(line)\n") }
+        // A parent may have started us with these signals blocked (a test runner's worker thread,
+        // whose mask a child inherits): unblock them, or stopping would never be asked for.
+        // Done before any thread starts, so every thread inherits the unblocked mask.
+        var wanted = sigset_t()
+        sigemptyset(&wanted)
+        sigaddset(&wanted, SIGINT)
+        sigaddset(&wanted, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
         let journalURL = URL(fileURLWithPath: io.resolve(journalArg.text))
         let server: EditorServer
         do {

@@ -159,6 +159,35 @@ import Testing
         #expect(try s.page().elements.first?.opacity == 1)
     }
 
+    @Test func backgroundFlipClearAndExports() throws {
+        let s = try ServedJournal()
+        let bg = try s.client.post("/api/pages/p1/background", json: "{\"color\": \"#f6f0e4\", \"paper\": {\"pattern\": \"grid\", \"spacing\": 20}}")
+        #expect(bg.status == 200, "\(bg.text)")
+        #expect(try s.page().background.paper?.pattern == .grid && s.page().background.paper?.spacing == 20)
+        #expect(try s.client.post("/api/pages/p1/background", json: "{\"color\": \"nope\"}").status == 400)
+        let tile = try s.client.request("POST", "/api/pages/p1/background?image=kraft.png&mode=tile&opacity=0.35", body: try ServedJournal.png(8, 8))
+        #expect(tile.status == 200, "\(tile.text)")
+        #expect(try s.page().background.image?.opacity == 0.35)
+        _ = try s.client.request("POST", "/api/pages/p1/elements?type=image&name=a.png", body: try ServedJournal.png())
+        #expect(try s.client.post("/api/pages/p1/elements/image-1/flip", json: "{\"axis\": \"h\"}").status == 200)
+        #expect(try s.page().elements.first?.placement.flipH == true)
+        #expect(try s.client.post("/api/pages/p1/elements/image-1/flip", json: "{\"axis\": \"d\"}").status == 400)
+        _ = try s.client.post("/api/pages/p1/draw", json: "{\"tool\": \"rect\", \"width\": 3, \"from\": [10, 10], \"to\": [60, 40], \"fill\": \"#ffe45c\"}")
+        #expect(try s.page().elements.map(\.kind) == [.image, .ink])
+        #expect(try s.client.post("/api/pages/p1/clear", json: "{\"what\": \"ink\"}").status == 200)
+        #expect(try s.page().elements.map(\.kind) == [.image])
+        let png = try s.client.get("/api/export/pages/p1.png?scale=0.5")
+        #expect(png.status == 200 && png.header("content-disposition") == "attachment; filename=\"01-p1.png\"")
+        #expect(Array(png.body.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let pdf = try s.client.get("/api/export/journal.pdf")
+        #expect(pdf.status == 200 && pdf.header("content-type") == "application/pdf")
+        #expect(pdf.text.hasPrefix("%PDF-") && pdf.header("content-disposition")?.contains("Served.pdf") == true)
+        let info = try json(try s.client.get("/api/journal"))
+        #expect(info["canUndo"] == .bool(true) && info["canRedo"] == .bool(false))
+        #expect(info["pages"]?.array?.first?["width"]?.number == 400)
+        #expect(info["history"]?.array?.last?["description"]?.string == "clear ink")
+    }
+
     @Test func pagesAreAddedMovedAndRemoved() throws {
         let s = try ServedJournal()
         let add = try s.client.post("/api/pages", json: "{}")

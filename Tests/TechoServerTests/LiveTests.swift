@@ -69,6 +69,19 @@ import Testing
         #expect(try json(try s.client.get("/api/journal"))["revision"]?.number == Double(second))
     }
 
+    @Test func stoppingEndsTheStreamsAndFreesThePort() throws {
+        let s = try ServedJournal()
+        let port = s.port
+        let c = try RawConnection(port: port, timeout: 10)
+        try c.send(s.client.head("GET", "/api/events", length: nil))
+        _ = try c.readHead()
+        _ = try nextRevision(c)
+        let started = Date()
+        s.server.stop(grace: 10)
+        #expect(Date().timeIntervalSince(started) < 5, "an open event stream must not hold the stop up")
+        #expect(throws: RawHTTPError.self) { _ = try RawConnection(port: port, timeout: 2) }
+    }
+
     /// Reads the stream's chunked frames until an `event: revision` and returns its number.
     func nextRevision(_ c: RawConnection) throws -> UInt64 {
         var sawEvent = false

@@ -86,12 +86,14 @@ public final class HTTPDaemon: @unchecked Sendable {
     /// (event streams must already have been told to end), then stops the daemon.
     public func stop(grace: Double = 30) {
         guard let d = daemon else { return }
-        _ = MHD_quiesce_daemon(d)
+        // Quiescing hands the listening socket back to us; it may be closed only after the stop.
+        let listener = MHD_quiesce_daemon(d)
         let deadline = Date(timeIntervalSinceNow: grace)
         lock.lock()
         while inFlight > 0 && lock.wait(until: deadline) {}
         lock.unlock()
         MHD_stop_daemon(d)
+        if listener >= 0 { close(listener) }
         daemon = nil
     }
 
