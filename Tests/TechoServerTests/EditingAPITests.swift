@@ -5,6 +5,7 @@ import Foundation
 import TechoCommands
 import TechoModel
 import Testing
+
 @testable import TechoServer
 
 @Suite struct EditingAPITests {
@@ -57,7 +58,11 @@ import Testing
         #expect(try json(up)["id"]?.string == "image-1")
         // A gesture of many recognizer events is one step, as `techo gesture --replay` is.
         let events = (0..<20).map { _ in "{\"gesture\": \"pan\", \"state\": \"changed\", \"translation\": [1, 2]}" }.joined(separator: ",")
-        let g = try s.client.post("/api/pages/p1/gesture", json: "{\"element\": \"image-1\", \"events\": [{\"gesture\": \"pinch\", \"state\": \"began\", \"scale\": 2, \"location\": [100, 80]}, \(events), {\"gesture\": \"doubleTap\"}]}")
+        let g = try s.client.post(
+            "/api/pages/p1/gesture",
+            json:
+                "{\"element\": \"image-1\", \"events\": [{\"gesture\": \"pinch\", \"state\": \"began\", \"scale\": 2, \"location\": [100, 80]}, \(events), {\"gesture\": \"doubleTap\"}]}"
+        )
         #expect(g.status == 200, "\(g.text)")
         let placed = try #require(try s.page().elements.first).placement
         #expect(placed.center == .init(120, 120) && placed.scale == 2 && placed.rotation == 90)
@@ -120,7 +125,8 @@ import Testing
                     if k == 0 {
                         r = try client.post("/api/pages/p1/draw", json: "{\"tool\": \"line\", \"width\": 2, \"from\": [\(i), 0], \"to\": [\(i), 50]}")
                     } else {
-                        r = try client.post("/api/pages/p1/gesture", json: "{\"element\": \"text-1\", \"events\": [{\"gesture\": \"pan\", \"translation\": [1, 0]}]}")
+                        r = try client.post(
+                            "/api/pages/p1/gesture", json: "{\"element\": \"text-1\", \"events\": [{\"gesture\": \"pan\", \"translation\": [1, 0]}]}")
                     }
                     if r.status != 200 { failures.add("client \(k) edit \(i): \(r.status) \(r.text)") }
                 } catch { failures.add("client \(k) edit \(i): \(error)") }
@@ -136,7 +142,8 @@ import Testing
 
     @Test func textAndWashiAreAddedAndSetAsOnAPageFile() throws {
         let s = try ServedJournal()
-        let text = try s.client.post("/api/pages/p1/elements", json: "{\"type\": \"text\", \"text\": \"京都\", \"size\": 30, \"color\": \"#5b3a29\", \"at\": [100, 60]}")
+        let text = try s.client.post(
+            "/api/pages/p1/elements", json: "{\"type\": \"text\", \"text\": \"京都\", \"size\": 30, \"color\": \"#5b3a29\", \"at\": [100, 60]}")
         #expect(text.status == 200, "\(text.text)")
         #expect(try json(text)["id"]?.string == "text-1")
         // Tape is laid between two page points.

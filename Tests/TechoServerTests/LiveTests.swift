@@ -4,6 +4,7 @@ import Foundation
 import TechoCodecs
 import TechoModel
 import Testing
+
 @testable import TechoServer
 
 @Suite struct LiveTests {
@@ -35,7 +36,9 @@ import Testing
         let s = try ServedJournal()
         let png = try ServedJournal.png(40, 20)
         _ = try s.client.request("POST", "/api/pages/p1/elements?type=image&name=red.png&x=100&y=100", body: png)
-        _ = try s.client.post("/api/pages/p1/gesture", json: "{\"element\": \"image-1\", \"events\": [{\"gesture\": \"pinch\", \"scale\": 2}, {\"gesture\": \"rotation\", \"rotation\": 0.5}]}")
+        _ = try s.client.post(
+            "/api/pages/p1/gesture",
+            json: "{\"element\": \"image-1\", \"events\": [{\"gesture\": \"pinch\", \"scale\": 2}, {\"gesture\": \"rotation\", \"rotation\": 0.5}]}")
         let r = try s.client.get("/api/pages/p1/elements/image-1/render?scale=1")
         #expect(r.status == 200)
         // Unrotated, at the element's own scale: 80 x 40 page pixels around its centre.
@@ -87,7 +90,9 @@ import Testing
         var sawEvent = false
         while let line = try c.readLine() {
             if line == "event: revision" { sawEvent = true }
-            if sawEvent, line.hasPrefix("data: "), let v = try json(RawResponse(status: 200, headers: [:], body: Array(line.dropFirst(6).utf8)))["revision"]?.number {
+            if sawEvent, line.hasPrefix("data: "),
+                let v = try json(RawResponse(status: 200, headers: [:], body: Array(line.dropFirst(6).utf8)))["revision"]?.number
+            {
                 return UInt64(v)
             }
         }

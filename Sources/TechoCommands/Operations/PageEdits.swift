@@ -41,8 +41,9 @@ public enum PageEdits {
         let info = try JournalAccess.verifiedInfo(bytes, name: name)
         var stored = bytes
         if info.format == .jpeg && !keepGPS { stored = JPEGMetadata.removingGPS(stored) }
-        return PreparedPicture(bytes: stored, ext: info.format == .png ? "png" : "jpg",
-                               naturalWidth: Double(info.naturalWidth), naturalHeight: Double(info.naturalHeight))
+        return PreparedPicture(
+            bytes: stored, ext: info.format == .png ? "png" : "jpg",
+            naturalWidth: Double(info.naturalWidth), naturalHeight: Double(info.naturalHeight))
     }
 
     /// Appends `stroke` to the page's topmost ink layer, creating one (`ink-<n>`) on first use.
@@ -83,7 +84,8 @@ public enum PageEdits {
         if let template {
             guard Identifier.isValid(template), Templates.builtinNames().contains(template) else {
                 let names = Templates.builtinNames()
-                throw CommandError(.noInput, "template: no built-in template '\(template)'; templates: " + (names.isEmpty ? "(none found)" : names.joined(separator: ", ")))
+                throw CommandError(
+                    .noInput, "template: no built-in template '\(template)'; templates: " + (names.isEmpty ? "(none found)" : names.joined(separator: ", ")))
             }
             let quiet = CommandIO(out: { _ in }, err: { _ in })
             loaded = try PageAddCommand.loadTemplate(Arg(token: ArgumentToken(index: 0, text: template), name: "template"), store: store, io: quiet)
@@ -102,12 +104,15 @@ public enum PageEdits {
             var page: Page
             do {
                 if let (t, map) = loaded {
-                    page = try Page(id: id, size: t.size ?? last?.size, dpi: t.dpi ?? last?.dpi ?? Page.defaultDPI,
-                                    background: t.background ?? last?.background ?? Background(), margin: last?.margin ?? 0,
-                                    slots: t.slots, elements: t.elements).replacingAssets(map)
+                    page = try Page(
+                        id: id, size: t.size ?? last?.size, dpi: t.dpi ?? last?.dpi ?? Page.defaultDPI,
+                        background: t.background ?? last?.background ?? Background(), margin: last?.margin ?? 0,
+                        slots: t.slots, elements: t.elements
+                    ).replacingAssets(map)
                 } else {
-                    page = try Page(id: id, size: last?.size, dpi: last?.dpi ?? Page.defaultDPI,
-                                    background: last?.background ?? Background(), margin: last?.margin ?? 0)
+                    page = try Page(
+                        id: id, size: last?.size, dpi: last?.dpi ?? Page.defaultDPI,
+                        background: last?.background ?? Background(), margin: last?.margin ?? 0)
                 }
             } catch {
                 throw CommandError(.dataError, "template: \(error)")

@@ -17,7 +17,8 @@ extension Element {
                 // Tape is laid from one page point to another, as in a manifest: centre it between them.
                 let scratch = DecodingContext()
                 if let from = JSONNode(value: f, path: "", context: scratch).lengthPoint(dpi: page.dpi),
-                   let to = JSONNode(value: t, path: "", context: scratch).lengthPoint(dpi: page.dpi) {
+                    let to = JSONNode(value: t, path: "", context: scratch).lengthPoint(dpi: page.dpi)
+                {
                     let mid = (from + to) / 2
                     o["at"] = [.number(mid.x), .number(mid.y)]
                     o["from"] = [.number(from.x - mid.x), .number(from.y - mid.y)]
