@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CLibHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CLibWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        .systemLibrary(name: "CLibMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // The only C we write: whole libpng / libjpeg sessions, so setjmp/longjmp never crosses Swift.
         .target(name: "CTechoShims", dependencies: ["CLibPNG", "CLibJPEG"]),
@@ -36,7 +37,9 @@ let package = Package(
         .target(name: "TechoModel", dependencies: ["TechoGeometry", "CLibCrypto"]),
         .target(name: "TechoRender", dependencies: ["TechoModel", "TechoGeometry", "TechoRaster", "TechoCodecs", "TechoText"]),
         .target(name: "TechoCommands", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoText"]),
-        .executableTarget(name: "techo", dependencies: ["TechoCommands"]),
+        // techo serve: the editor's HTTP server, a thin layer over the same operations as the CLI.
+        .target(name: "TechoServer", dependencies: ["CLibMicroHTTPD", "TechoCommands", "TechoModel", "TechoRender", "TechoCodecs", "TechoGeometry", "TechoText"]),
+        .executableTarget(name: "techo", dependencies: ["TechoCommands", "TechoServer"]),
         .target(name: "Techo", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoRaster"]),
         .executableTarget(name: "techo-assets", dependencies: ["TechoCodecs", "TechoRaster", "CLibHeif", "CLibWebP"], path: "Sources/techo-assets"),
         // Seeded mutation fuzzers for the decoders and text layout (make fuzz, docs/fuzzing.md).
@@ -55,6 +58,7 @@ let package = Package(
         .testTarget(name: "TechoRenderTests", dependencies: ["TechoRender", "TechoTestSupport"]),
         // The library's compiled example: it imports Techo and nothing else of techo's.
         .testTarget(name: "TechoLibraryTests", dependencies: ["Techo"]),
+        .testTarget(name: "TechoServerTests", dependencies: ["TechoServer", "TechoCommands", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),
         .testTarget(name: "TechoCommandsTests", dependencies: ["TechoCommands", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),
     ],
     swiftLanguageModes: [.v5]

@@ -10,6 +10,7 @@ need=(
     "libjpeg-dev:/usr/include/jpeglib.h"
     "libdeflate-dev:/usr/include/libdeflate.h"
     "libssl-dev:/usr/include/openssl/evp.h"
+    "libmicrohttpd-dev:/usr/include/microhttpd.h"
     "libfreetype-dev:/usr/include/freetype2/ft2build.h"
     "libharfbuzz-dev:/usr/include/harfbuzz/hb-ft.h"
     "libfontconfig-dev:/usr/include/fontconfig/fontconfig.h"

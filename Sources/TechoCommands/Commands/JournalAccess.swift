@@ -55,10 +55,9 @@ enum JournalAccess {
             throw CommandError(.noInput, "\(arg.text): no such file")
         }
         guard !isDir.boolValue else { throw CommandError(.noInput, "\(arg.text): is a folder, not an image file") }
-        var bytes = try FileBytes.contents(of: path, name: arg.text, maxBytes: ImageLimits.default.maxFileBytes)
-        let info = try verifiedInfo(bytes, name: arg.text)
-        if !keepGPS { bytes = try ImageMetadata.removingGPS(bytes, format: info.format, file: arg.text) }
-        return (try AssetImport(bytes: bytes, ext: info.format.fileExtension), info)
+        let bytes = try FileBytes.contents(of: path, name: arg.text, maxBytes: ImageLimits.default.maxFileBytes)
+        let picture = try PageEdits.preparePicture(bytes, name: arg.text, keepGPS: keepGPS)
+        return (picture.asset, picture.info)
     }
 }
 
