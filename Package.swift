@@ -44,6 +44,8 @@ let package = Package(
         .testTarget(name: "TechoModelTests", dependencies: ["TechoModel", "TechoTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TechoRenderTests", dependencies: ["TechoRender", "TechoTestSupport"]),
         .testTarget(name: "TechoCommandsTests", dependencies: ["TechoCommands", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),
+        // The editor page in headless Chromium, with real input events, against `techo serve`.
+        .testTarget(name: "TechoEditorTests", dependencies: ["TechoCodecs", "TechoRaster", "TechoTestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -19,6 +19,7 @@ need=(
     "fonts-noto-color-emoji:/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
     "fonts-noto-core:/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"
     "libc6-dev:/usr/include/stdio.h"
+    "chromium:/usr/bin/chromium"
 )
 for extra in "$@"; do need+=("$extra"); done
 
