@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(name: "CLibMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // The only C we write: whole libpng / libjpeg sessions, so setjmp/longjmp never crosses Swift.
         .target(name: "CTechoShims", dependencies: ["CLibPNG", "CLibJPEG"]),
@@ -28,7 +29,9 @@ let package = Package(
         .target(name: "TechoModel", dependencies: ["TechoGeometry"]),
         .target(name: "TechoRender", dependencies: ["TechoModel", "TechoGeometry", "TechoRaster", "TechoCodecs", "TechoText"]),
         .target(name: "TechoCommands", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoText"]),
-        .executableTarget(name: "techo", dependencies: ["TechoCommands"]),
+        // techo serve: the editor's HTTP server, a thin layer over the same operations as the CLI.
+        .target(name: "TechoServer", dependencies: ["CLibMicroHTTPD", "TechoCommands", "TechoModel", "TechoRender", "TechoCodecs", "TechoGeometry", "TechoText"]),
+        .executableTarget(name: "techo", dependencies: ["TechoCommands", "TechoServer"]),
         .executableTarget(name: "techo-assets", dependencies: ["TechoCodecs", "TechoRaster"], path: "Sources/techo-assets"),
         // Seeded mutation fuzzers for the decoders and text layout (make fuzz, docs/fuzzing.md).
         .executableTarget(name: "techo-fuzz", dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText"]),
@@ -43,6 +46,7 @@ let package = Package(
         .testTarget(name: "TechoTextTests", dependencies: ["TechoText", "TechoTestSupport"], exclude: ["References"]),
         .testTarget(name: "TechoModelTests", dependencies: ["TechoModel", "TechoTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TechoRenderTests", dependencies: ["TechoRender", "TechoTestSupport"]),
+        .testTarget(name: "TechoServerTests", dependencies: ["TechoServer", "TechoCommands", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),
         .testTarget(name: "TechoCommandsTests", dependencies: ["TechoCommands", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),
         // The editor page in headless Chromium, with real input events, against `techo serve`.
         .testTarget(name: "TechoEditorTests", dependencies: ["TechoCodecs", "TechoRaster", "TechoTestSupport"], exclude: ["Fixtures"]),

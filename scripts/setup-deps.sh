@@ -9,6 +9,7 @@ need=(
     "libpng-dev:/usr/include/png.h"
     "libjpeg-dev:/usr/include/jpeglib.h"
     "libdeflate-dev:/usr/include/libdeflate.h"
+    "libmicrohttpd-dev:/usr/include/microhttpd.h"
     "libfreetype-dev:/usr/include/freetype2/ft2build.h"
     "libharfbuzz-dev:/usr/include/harfbuzz/hb-ft.h"
     "libfontconfig-dev:/usr/include/fontconfig/fontconfig.h"

@@ -69,7 +69,9 @@ public enum Techo {
     public static let version = "0.1.0"
 
     /// Runs one command line (`argv[0]` is the program name) and returns the exit code.
-    public static func main(_ argv: [String], io: CommandIO = .standard()) -> Int32 {
+    /// `extraCommands` are commands from modules that depend on this one (`techo serve`).
+    public static func main(_ argv: [String], io: CommandIO = .standard(), extraCommands: [TechoCommand.Type] = []) -> Int32 {
+        let allCommands = allCommands + extraCommands
         let words = Array(argv.dropFirst())
         if words.isEmpty || words == ["--help"] || words == ["-h"] || words == ["help"] {
             io.out(Help.overview(commands: allCommands))

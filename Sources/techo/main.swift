@@ -1,3 +1,5 @@
-import TechoCommands
 import Foundation
-exit(Techo.main(CommandLine.arguments))
+import TechoCommands
+import TechoServer
+
+exit(Techo.main(CommandLine.arguments, extraCommands: [ServeCommand.self]))

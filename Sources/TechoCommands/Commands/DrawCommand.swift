@@ -45,11 +45,9 @@ enum DrawCommand: TechoCommand {
         let id: String = try JournalAccess.editPage(pos[1], of: store, description: "draw \(tool.rawValue)") { page in
             let stroke = try makeStroke(tool, args: args, dpi: page.dpi, pointsFile: pointsFile)
             let newLayer = args.has("layer")
-            if !newLayer, let i = page.elements.lastIndex(where: { $0.kind == .ink }), case .ink(var ink) = page.elements[i].content {
+            if !newLayer, page.elements.contains(where: { $0.kind == .ink }) {
                 if args.has("id") { throw UsageError("draw: --id names a new ink layer; add --layer new") }
-                ink.strokes.append(stroke)
-                page.elements[i].content = .ink(ink)
-                return page.elements[i].id
+                return try PageEdits.appendStroke(stroke, to: &page)
             }
             let id = try PlacementOptions.id(args, page: page, kind: .ink)
             page.elements.append(try Element(id: id, content: .ink(InkContent(strokes: [stroke]))))

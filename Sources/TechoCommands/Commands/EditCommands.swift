@@ -118,12 +118,8 @@ enum Restack {
         try JournalAccess.editPage(pos[1], of: store, description: "\(name) \(pos[2].text)") { page in
             let i = try JournalAccess.elementIndex(pos[2], on: page)
             let n = try args.arg("by")?.integer(in: 1...1_000_000) ?? 1
-            var target = up ? i + n : i - n
-            if args.has("top") { target = page.elements.count - 1 }
-            if args.has("bottom") { target = 0 }
-            target = max(0, min(page.elements.count - 1, target))
-            let e = page.elements.remove(at: i)
-            page.elements.insert(e, at: target)
+            let target: StackTarget = args.has("top") ? .top : args.has("bottom") ? .bottom : .by(up ? n : -n)
+            PageEdits.restack(i, on: &page, to: target)
         }
     }
 }

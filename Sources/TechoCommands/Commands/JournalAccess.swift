@@ -48,17 +48,16 @@ enum JournalAccess {
     /// Reads an image file given on the command line, checks it is a PNG or JPEG within the
     /// limits (by its bytes, not its name), removes GPS data from JPEGs unless `keepGPS`, and
     /// returns the bytes to import with their natural size.
-    static func readImage(_ arg: Arg, io: CommandIO, keepGPS: Bool) throws -> (bytes: [UInt8], ext: String, info: ImageInfo) {
+    static func readImage(_ arg: Arg, io: CommandIO, keepGPS: Bool) throws -> (bytes: [UInt8], ext: String, info: PreparedPicture) {
         let path = io.resolve(arg.text)
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             throw CommandError(.noInput, "\(arg.text): no such file")
         }
         guard !isDir.boolValue else { throw CommandError(.noInput, "\(arg.text): is a folder, not an image file") }
-        var bytes = try FileBytes.contents(of: path, name: arg.text, maxBytes: ImageLimits.default.maxFileBytes)
-        let info = try verifiedInfo(bytes, name: arg.text)
-        if info.format == .jpeg && !keepGPS { bytes = JPEGMetadata.removingGPS(bytes) }
-        return (bytes, info.format == .png ? "png" : "jpg", info)
+        let bytes = try FileBytes.contents(of: path, name: arg.text, maxBytes: ImageLimits.default.maxFileBytes)
+        let picture = try PageEdits.preparePicture(bytes, name: arg.text, keepGPS: keepGPS)
+        return (picture.bytes, picture.ext, picture)
     }
 }
 

@@ -1,0 +1,288 @@
+// `techo serve`: one journal in a browser. This type owns the pieces (the daemon, the journal's
+// store, one long-lived renderer with its caches, the render cache and the watcher) and decides
+// about each request: who may ask (token, Host, Origin), how big its body may be, and which
+// route answers. The routes (Routes+Read, Routes+Edit) call the same model, transactions and
+// shared operations as the CLI commands. docs/editor-api.md is the contract.
+import Foundation
+import TechoCodecs
+import TechoCommands
+import TechoModel
+import TechoRender
+
+/// How a server listens.
+public struct ServerOptions: Sendable {
+    /// The address to listen on. Default `127.0.0.1`.
+    public var host = "127.0.0.1"
+    /// The port; 0 takes any free one. Default 7373.
+    public var port: UInt16 = 7373
+    /// The editor page's folder; nil serves the API only. Default: found by `EditorFiles.locate`.
+    public var editorFolder: URL? = EditorFiles.locate(override: nil)
+    /// The secret every request must carry. Default: 32 random bytes, hex.
+    public var token = ServerOptions.randomToken()
+    /// Seconds between looks at the journal's files. Default 0.25.
+    public var watchInterval = 0.25
+    /// Connection limits. Default `HTTPDaemon.Limits()`.
+    public var limits = HTTPDaemon.Limits()
+    /// Where log lines go (one per request that fails, and start/stop). Default: nowhere.
+    public var log: @Sendable (String) -> Void = { _ in }
+
+    public init() {}
+
+    /// 32 bytes from the system's cryptographic generator, as 64 hex digits.
+    public static func randomToken() -> String {
+        var g = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &g)) }.joined()
+    }
+}
+
+/// A refusal or failure with its HTTP status and a message naming what is at fault.
+struct APIError: Error {
+    var status: Int
+    var message: String
+    init(_ status: Int, _ message: String) { self.status = status; self.message = message }
+}
+
+/// The editor's server for one journal.
+public final class EditorServer: HTTPHandler, @unchecked Sendable {
+    public let options: ServerOptions
+    let store: JournalStore
+    let renderer: PageRenderer
+    let renders = RenderCache()
+    let watcher: JournalWatcher
+    let files: EditorFiles
+    let fonts: [String]
+    private var daemon: HTTPDaemon?
+    private var allowedHosts: Set<String> = []
+    private let snapshotLock = NSLock()
+    private var snapshotCache: (revision: UInt64, journal: Journal, pages: PageSet)?
+
+    /// Opens the journal at `journal` and starts serving it.
+    /// - Throws: `StorageError` for a journal that cannot be opened, `ServerStartError` when the
+    ///   address cannot be listened on.
+    public init(journal: URL, options: ServerOptions = ServerOptions()) throws {
+        self.options = options
+        store = try JournalStore.open(journal)
+        renderer = PageRenderer(assetURL: store.assetURL)
+        files = EditorFiles(folder: options.editorFolder)
+        fonts = FontFamilies.installed()
+        watcher = JournalWatcher(folder: store.url, interval: options.watchInterval)
+        do {
+            daemon = try HTTPDaemon(host: options.host, port: options.port, limits: options.limits, handler: self)
+        } catch {
+            watcher.stop()
+            throw error
+        }
+        let shown = options.host.contains(":") ? "[\(options.host)]" : options.host
+        allowedHosts = Set(["\(shown):\(port)", "localhost:\(port)", "127.0.0.1:\(port)", "[::1]:\(port)"])
+    }
+
+    /// The port it listens on.
+    public var port: UInt16 { daemon?.port ?? 0 }
+
+    /// The URL to open, with the token.
+    public var url: String {
+        let shown = options.host.contains(":") ? "[\(options.host)]" : options.host
+        return "http://\(shown):\(port)/?token=\(options.token)"
+    }
+
+    /// Stops accepting connections, ends the event streams, lets requests in flight finish (up
+    /// to `grace` seconds), then stops. Safe to call twice.
+    public func stop(grace: Double = 30) {
+        watcher.stop()
+        watcher.hub.close()
+        daemon?.stop(grace: grace)
+        daemon = nil
+    }
+
+    /// Requests being received or answered (event streams included).
+    public var requestsInFlight: Int { daemon?.requestsInFlight ?? 0 }
+
+    /// Renders served from the cache and renders made, since the start.
+    public var renderCacheCounts: (hits: Int, misses: Int) { (renders.hits, renders.misses) }
+
+    // MARK: Screening
+
+    public func screen(_ request: HTTPRequest) -> (refusal: HTTPResponse?, bodyLimit: Int) {
+        let limit = isUpload(request) ? ImageLimits.default.maxFileBytes : JSONLimits.default.maxBytes
+        let host = request.header("host") ?? ""
+        guard allowedHosts.contains(host.lowercased()) else {
+            return (refuse(request, 403, "Host '\(host)' is not the address this server listens on (DNS rebinding is refused)"), limit)
+        }
+        guard hasToken(request) else {
+            return (refuse(request, 403, "missing or wrong token: open the URL techo serve printed"), limit)
+        }
+        if request.isStateChanging, let origin = request.header("origin"), origin != "http://\(host)" {
+            return (refuse(request, 403, "Origin '\(origin)' may not change this journal"), limit)
+        }
+        guard ["GET", "HEAD", "POST", "PATCH", "DELETE"].contains(request.method) else {
+            return (refuse(request, 405, "method \(request.method) is not used by this server"), limit)
+        }
+        return (nil, limit)
+    }
+
+    private func refuse(_ request: HTTPRequest, _ status: Int, _ message: String) -> HTTPResponse {
+        options.log("\(request.method) \(request.path): \(status) \(message)")
+        return withCommonHeaders(.error(status, message))
+    }
+
+    /// The token from the query, the cookie or the header, compared in constant time.
+    func hasToken(_ request: HTTPRequest) -> Bool {
+        let given = [request.query["token"], request.cookies["techo_token"], request.header("x-techo-token")]
+        return given.contains { $0.map { constantTimeEqual($0, options.token) } ?? false }
+    }
+
+    func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var diff: UInt8 = 0
+        for i in 0..<x.count { diff |= x[i] ^ y[i] }
+        return diff == 0
+    }
+
+    /// Raw-byte uploads: a picture added to a page, a background image.
+    func isUpload(_ request: HTTPRequest) -> Bool {
+        guard request.method == "POST" else { return false }
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 5, parts[4] == "elements", request.query["type"] != nil { return true }
+        if parts.count == 5, parts[4] == "background", request.query["image"] != nil { return true }
+        return false
+    }
+
+    // MARK: Answering
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        var response: HTTPResponse
+        do {
+            response = try route(request)
+        } catch {
+            let e = apiError(error)
+            options.log("\(request.method) \(request.path): \(e.status) \(e.message)")
+            response = .error(e.status, e.message)
+        }
+        if request.query["token"] != nil {
+            // The first load carries the token in the URL; the page's later requests send the cookie.
+            response.headers.append(("Set-Cookie", "techo_token=\(options.token); HttpOnly; SameSite=Strict; Path=/"))
+        }
+        if request.method == "HEAD", case .bytes = response.body { response.body = .bytes([]) }
+        return withCommonHeaders(response)
+    }
+
+    func withCommonHeaders(_ r: HTTPResponse) -> HTTPResponse {
+        var r = r
+        // The token is in the first URL: never send it on as a Referer, and never be framed.
+        r.headers += [("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY")]
+        return r
+    }
+
+    func route(_ request: HTTPRequest) throws -> HTTPResponse {
+        let path = request.path
+        guard path.hasPrefix("/api/") else {
+            guard request.method == "GET" || request.method == "HEAD" else { throw APIError(405, "\(request.method) \(path): the editor's files are read-only") }
+            if let r = files.response(for: path) { return r }
+            if files.folder == nil, path == "/" {
+                throw APIError(404, "the editor's files were not found; start techo serve with --editor-dir FOLDER")
+            }
+            throw APIError(404, "no file \(path)")
+        }
+        let parts = path.dropFirst(5).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let m = request.method == "HEAD" ? "GET" : request.method
+        switch (m, parts.count, parts.first ?? "") {
+        case ("GET", 1, "journal"): return try journalInfo()
+        case ("GET", 1, "events"): return eventStream()
+        case ("POST", 1, "undo"): return try undo(redo: false)
+        case ("POST", 1, "redo"): return try undo(redo: true)
+        case ("POST", 1, "pages"): return try addPage(request)
+        case ("GET", 3, "export") where parts[1] == "pages" && parts[2].hasSuffix(".png"):
+            return try exportPage(String(parts[2].dropLast(4)), request)
+        case ("GET", 2, "export") where parts[1] == "journal.pdf": return try exportJournal()
+        case (_, _, "pages") where parts.count >= 2:
+            return try pageRoute(m, id: parts[1], rest: Array(parts.dropFirst(2)), request)
+        default:
+            let known = ["journal", "events", "undo", "redo", "pages", "export"]
+            if parts.count == 1, known.contains(parts[0]) { throw APIError(405, "\(request.method) is not allowed on \(path)") }
+            throw APIError(404, "no API route \(path)")
+        }
+    }
+
+    func pageRoute(_ m: String, id: String, rest: [String], _ request: HTTPRequest) throws -> HTTPResponse {
+        switch (m, rest.count, rest.first ?? "") {
+        case ("GET", 0, _): return try pageInfo(id)
+        case ("DELETE", 0, _): return try changed { try PageEdits.removePage(id, from: store) }
+        case ("GET", 1, "render"): return try renderPage(id, request)
+        case ("POST", 1, "gesture"): return try gesture(id, request)
+        case ("POST", 1, "draw"): return try draw(id, request)
+        case ("POST", 1, "elements"): return request.query["type"] != nil ? try upload(id, request) : try addElement(id, request)
+        case ("POST", 1, "background"): return try background(id, request)
+        case ("POST", 1, "clear"): return try clear(id, request)
+        case ("POST", 1, "move"): return try movePage(id, request)
+        case ("PATCH", 2, "elements"): return try setElement(id, rest[1], request)
+        case ("DELETE", 2, "elements"): return try removeElement(id, rest[1])
+        case ("POST", 3, "elements") where rest[2] == "flip": return try flip(id, rest[1], request)
+        case ("POST", 3, "elements") where rest[2] == "restack": return try restack(id, rest[1], request)
+        case ("GET", 3, "elements") where rest[2] == "render": return try renderElement(id, rest[1], request)
+        default:
+            throw APIError(404, "no API route \(request.path) for \(request.method)")
+        }
+    }
+
+    // MARK: Errors
+
+    func apiError(_ error: Error) -> APIError {
+        switch error {
+        case let e as APIError: return e
+        case let e as CommandError:
+            switch e.code {
+            case .noInput: return APIError(404, e.message)
+            case .usage, .dataError: return APIError(400, e.message)
+            default: return APIError(500, e.message)
+            }
+        case let e as UsageError: return APIError(400, e.message)
+        case let e as JSONSyntaxError: return APIError(400, e.description)
+        case let e as JSONDecodingError: return APIError(400, e.description)
+        case let e as GestureError: return APIError(400, "refused, nothing changed: \(e.message)")
+        case let e as ValueError: return APIError(400, e.description)
+        case let e as ImageError:
+            if case .unknownFormat = e.reason { return APIError(415, e.description) }
+            if case .fileTooLarge = e.reason { return APIError(413, e.description) }
+            return APIError(400, e.description)
+        case let e as RenderError: return APIError(500, e.description)
+        case let e as StorageError: return APIError(500, e.description)
+        default: return APIError(500, "\(error)")
+        }
+    }
+
+    // MARK: The journal on disk
+
+    /// The journal and its pages, re-read only when the files changed since the last read.
+    func snapshot() throws -> (revision: UInt64, journal: Journal, pages: PageSet) {
+        let before = JournalWatcher.fingerprint(of: store.url)
+        snapshotLock.lock()
+        if let s = snapshotCache, s.revision == before { snapshotLock.unlock(); return s }
+        snapshotLock.unlock()
+        let (journal, pages) = try store.read()
+        let after = JournalWatcher.fingerprint(of: store.url)
+        // Keep it only when nothing changed while it was read (else it might be the older state).
+        if after == before {
+            snapshotLock.lock(); snapshotCache = (after, journal, pages); snapshotLock.unlock()
+        }
+        return (before, journal, pages)
+    }
+
+    func page(_ id: String, in s: (revision: UInt64, journal: Journal, pages: PageSet)) throws -> Page {
+        guard let p = s.pages[id] else { throw APIError(404, "no page '\(id)'; pages: \(s.journal.pageOrder.joined(separator: ", "))") }
+        return p
+    }
+
+    /// Runs a change and answers `{"revision": N}` plus `extra`; the new revision is published at once.
+    func changed(_ extra: [String: JSONValue] = [:], _ body: () throws -> Void) throws -> HTTPResponse {
+        try body()
+        var o = extra
+        o["revision"] = .number(Double(watcher.refresh()))
+        return .json(200, .object(o))
+    }
+}
+
+/// A number as messages and headers show it: whole numbers without a decimal point.
+func numberText(_ v: Double) -> String {
+    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+}

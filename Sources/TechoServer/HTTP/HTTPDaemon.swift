@@ -1,0 +1,214 @@
+// The HTTP server: GNU libmicrohttpd with a thread per connection (so a render or a held-open
+// event stream blocks only its own connection), after the library's own examples: one access
+// handler per request, called first with the headers, then once per chunk of the body, then
+// once more when the body is complete. Bodies are counted against their limit as they arrive
+// and refused with 413 at once; a route runs only when its body is whole, so a client that
+// disconnects mid-upload leaves nothing behind. C calls back into Swift through @convention(c)
+// closures that get this object back from an Unmanaged context pointer.
+import CLibMicroHTTPD
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What decides about requests: first from the headers alone, then with the body.
+public protocol HTTPHandler: AnyObject, Sendable {
+    /// Called with the headers (the body is empty). Returns a response to send now without
+    /// reading the body (a refusal), or nil to read a body of at most `bodyLimit` bytes.
+    func screen(_ request: HTTPRequest) -> (refusal: HTTPResponse?, bodyLimit: Int)
+    /// Called when the body is complete.
+    func respond(to request: HTTPRequest) -> HTTPResponse
+}
+
+/// A failure to start listening.
+public struct ServerStartError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// A running libmicrohttpd daemon.
+public final class HTTPDaemon: @unchecked Sendable {
+    /// Connection limits and timeouts.
+    public struct Limits: Sendable {
+        /// Connections served at once (each has a thread). Default 64.
+        public var connections: UInt32 = 64
+        /// Seconds a connection may stay idle. Default 60 (event streams write every 15 s).
+        public var idleTimeout: UInt32 = 60
+        /// Memory libmicrohttpd may use per connection for headers and buffers. Default 64 KiB.
+        public var connectionMemory = 64 * 1024
+        public init() {}
+    }
+
+    /// The port it listens on (the chosen one when asked for port 0).
+    public private(set) var port: UInt16 = 0
+    let handler: HTTPHandler
+    private var daemon: OpaquePointer?
+    private let lock = NSCondition()
+    private var inFlight = 0
+
+    /// Starts listening on `host` (an IPv4 or IPv6 literal) and `port` (0: any free port).
+    public init(host: String, port: UInt16, limits: Limits = Limits(), handler: HTTPHandler) throws {
+        self.handler = handler
+        var flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
+                           | MHD_USE_ITC.rawValue | MHD_USE_POLL.rawValue)
+        var v4 = sockaddr_in(), v6 = sockaddr_in6()
+        let started: OpaquePointer?
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = port.bigEndian
+            started = withUnsafePointer(to: &v4) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    techo_mhd_start(flags, $0, HTTPDaemon.access, HTTPDaemon.completed, context,
+                                    limits.connections, limits.idleTimeout, limits.connectionMemory)
+                }
+            }
+        } else if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
+            flags |= UInt32(MHD_USE_IPv6.rawValue)
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = port.bigEndian
+            started = withUnsafePointer(to: &v6) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    techo_mhd_start(flags, $0, HTTPDaemon.access, HTTPDaemon.completed, context,
+                                    limits.connections, limits.idleTimeout, limits.connectionMemory)
+                }
+            }
+        } else {
+            throw ServerStartError(description: "--host: '\(host)' is not an IPv4 or IPv6 address (such as 127.0.0.1 or ::1)")
+        }
+        guard let started else {
+            throw ServerStartError(description: "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port) (in use, or not an address of this machine)")
+        }
+        daemon = started
+        self.port = techo_mhd_bound_port(started)
+    }
+
+    /// Stops accepting connections, waits up to `grace` seconds for requests in flight to finish
+    /// (event streams must already have been told to end), then stops the daemon.
+    public func stop(grace: Double = 30) {
+        guard let d = daemon else { return }
+        _ = MHD_quiesce_daemon(d)
+        let deadline = Date(timeIntervalSinceNow: grace)
+        lock.lock()
+        while inFlight > 0 && lock.wait(until: deadline) {}
+        lock.unlock()
+        MHD_stop_daemon(d)
+        daemon = nil
+    }
+
+    deinit { stop(grace: 0) }
+
+    /// How many requests are being received or answered.
+    public var requestsInFlight: Int { lock.lock(); defer { lock.unlock() }; return inFlight }
+
+    // MARK: Per-request state
+
+    /// One request while its body arrives.
+    final class Exchange {
+        var request: HTTPRequest
+        var limit: Int
+        /// A response is queued already (a refusal or a 413): the rest of the body is discarded.
+        var answered = false
+        init(request: HTTPRequest, limit: Int) { self.request = request; self.limit = limit }
+    }
+
+    private func begin() { lock.lock(); inFlight += 1; lock.unlock() }
+    private func end() { lock.lock(); inFlight -= 1; lock.broadcast(); lock.unlock() }
+
+    // MARK: Callbacks from C
+
+    static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, conCls in
+        guard let cls, let connection, let conCls, let uploadSize else { return .NO }
+        let daemon = Unmanaged<HTTPDaemon>.fromOpaque(cls).takeUnretainedValue()
+        if conCls.pointee == nil {
+            // First call: the headers are here, the body is not.
+            daemon.begin()
+            let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
+                                      query: values(connection, .GET_ARGUMENT_KIND), headers: values(connection, .HEADER_KIND, lowercased: true),
+                                      cookies: values(connection, .COOKIE_KIND))
+            let exchange = Exchange(request: request, limit: 0)
+            conCls.pointee = Unmanaged.passRetained(exchange).toOpaque()
+            let (refusal, limit) = daemon.handler.screen(request)
+            exchange.limit = limit
+            if let refusal {
+                exchange.answered = true
+                return queue(refusal, on: connection)
+            }
+            if let length = request.header("content-length").flatMap({ Int($0) }), length > limit {
+                exchange.answered = true
+                return queue(tooLarge(limit), on: connection)
+            }
+            return .YES
+        }
+        let exchange = Unmanaged<Exchange>.fromOpaque(conCls.pointee!).takeUnretainedValue()
+        if uploadSize.pointee > 0 {
+            let n = uploadSize.pointee
+            uploadSize.pointee = 0
+            if exchange.answered { return .YES }
+            if exchange.request.body.count + n > exchange.limit {
+                // Over the limit mid-body (a chunked upload with no length): answer now if the
+                // library lets us, else drop the connection; nothing more is kept either way.
+                exchange.answered = true
+                exchange.request.body = []
+                return queue(tooLarge(exchange.limit), on: connection)
+            }
+            if let uploadData {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: n) { exchange.request.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
+            }
+            return .YES
+        }
+        if exchange.answered { return .YES }
+        exchange.answered = true
+        return queue(daemon.handler.respond(to: exchange.request), on: connection)
+    }
+
+    static let completed: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
+        guard let cls else { return }
+        let daemon = Unmanaged<HTTPDaemon>.fromOpaque(cls).takeUnretainedValue()
+        if let conCls, let p = conCls.pointee {
+            Unmanaged<Exchange>.fromOpaque(p).release()
+            conCls.pointee = nil
+            daemon.end()
+        }
+    }
+
+    static func tooLarge(_ limit: Int) -> HTTPResponse {
+        HTTPResponse.error(413, "the request body is over the limit of \(limit) bytes")
+    }
+
+    /// The connection's values of one kind (headers, query arguments or cookies).
+    static func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercased: Bool = false) -> [String: String] {
+        final class Box { var dict: [String: String] = [:]; var lower = false }
+        let box = Box()
+        box.lower = lowercased
+        let iterator: MHD_KeyValueIterator = { cls, _, key, value in
+            guard let cls, let key else { return .YES }
+            let box = Unmanaged<Box>.fromOpaque(cls).takeUnretainedValue()
+            let k = String(cString: key)
+            box.dict[box.lower ? k.lowercased() : k] = value.map { String(cString: $0) } ?? ""
+            return .YES
+        }
+        withExtendedLifetime(box) {
+            _ = MHD_get_connection_values(connection, kind, iterator, Unmanaged.passUnretained(box).toOpaque())
+        }
+        return box.dict
+    }
+
+    /// Hands a response to libmicrohttpd.
+    static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        let made: OpaquePointer?
+        switch response.body {
+        case .bytes(let bytes):
+            made = bytes.withUnsafeBytes { raw in
+                MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode(rawValue: 2)!)  // MHD_RESPMEM_MUST_COPY
+            }
+        case .events(let stream):
+            let cls = Unmanaged.passRetained(stream).toOpaque()
+            made = MHD_create_response_from_callback(UInt64.max, 4096, EventStream.read, cls, EventStream.release)
+            if made == nil { Unmanaged<EventStream>.fromOpaque(cls).release() }
+        }
+        guard let r = made else { return .NO }
+        defer { MHD_destroy_response(r) }
+        for (name, value) in response.headers { _ = MHD_add_response_header(r, name, value) }
+        return MHD_queue_response(connection, UInt32(response.status), r)
+    }
+}

@@ -1,0 +1,369 @@
+// The routes that change the journal. Each decodes its request into the model's own typed values
+// (through the same JSON decoders as page files and gesture recordings, so errors name the field
+// by its JSON path) and makes one transaction of the journal's store, with the description the
+// matching CLI command gives its history step. A request that fails changes nothing.
+import Foundation
+import TechoCommands
+import TechoGeometry
+import TechoModel
+
+extension EditorServer {
+    /// Parses a JSON request body.
+    func body(_ request: HTTPRequest) throws -> (DecodingContext, JSONNode) {
+        guard !request.body.isEmpty else { throw APIError(400, "request body: expected a JSON object, got nothing") }
+        let value = try JSONParser.parse(request.body, file: "request body")
+        let ctx = DecodingContext(file: "request body")
+        return (ctx, ctx.root(value))
+    }
+
+    /// Runs `edit` on page `id` as one history step, and answers with the new revision.
+    func editPage(_ id: String, _ description: String, extra: (inout [String: JSONValue]) -> Void = { _ in },
+                  _ edit: (inout Page) throws -> Void) throws -> HTTPResponse {
+        try store.transaction(description: description) { journal, pages in
+            guard var p = pages[id] else { throw APIError(404, "no page '\(id)'; pages: \(journal.pageOrder.joined(separator: ", "))") }
+            try edit(&p)
+            pages[id] = p
+        }
+        var o: [String: JSONValue] = ["revision": .number(Double(watcher.refresh()))]
+        extra(&o)
+        return .json(200, .object(o))
+    }
+
+    func elementIndex(_ eid: String, on p: Page) throws -> Int {
+        guard let i = p.index(of: eid) else { throw APIError(404, "no element '\(eid)' on page \(p.id)") }
+        return i
+    }
+
+    // MARK: Gestures, strokes, new elements
+
+    /// At most this many events in one gesture.
+    static let maxGestureEvents = 100_000
+
+    func gesture(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let (ctx, root) = try body(request)
+        var eid: String?
+        var gestures: [Gesture] = []
+        if let o = root.object() {
+            eid = o.required("element")?.string()
+            if let events = o.required("events") {
+                if case .array(let items) = events.value, items.count > EditorServer.maxGestureEvents {
+                    events.report("\(items.count) events is over the limit of \(EditorServer.maxGestureEvents)")
+                } else {
+                    gestures = events.array()?.compactMap(GestureReplay.event) ?? []
+                }
+            }
+            o.finish()
+        }
+        try ctx.throwIfProblems()
+        guard let eid else { throw APIError(400, "request body: missing element") }
+        return try editPage(id, "gesture \(eid)") { p in
+            let i = try elementIndex(eid, on: p)
+            guard p.elements[i].kind != .ink else { throw APIError(400, "element: '\(eid)' is an ink layer; ink has no transform to move") }
+            try p.apply(gestures, to: eid)
+        }
+    }
+
+    func draw(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let (ctx, root) = try body(request)
+        var layer = ""
+        // The step is named as `techo draw` names it; the decoder reports a bad tool.
+        var tool = "stroke"
+        if case .object(let o) = root.value, case .string(let t)? = o["tool"], let known = Stroke.Tool(rawValue: t) { tool = known.rawValue }
+        return try editPage(id, "draw \(tool)", extra: { $0["id"] = .string(layer) }) { p in
+            guard let stroke = Stroke.decode(root, dpi: p.dpi) else { try ctx.throwIfProblems(); throw APIError(400, "request body: not a stroke") }
+            try ctx.throwIfProblems()
+            layer = try PageEdits.appendStroke(stroke, to: &p)
+        }
+    }
+
+    func addElement(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let (ctx, root) = try body(request)
+        if case .object(let o) = root.value, case .string(let type)? = o["type"], !["text", "washi"].contains(type) {
+            throw APIError(400, "type: '\(type)' elements are added by uploading the file (?type=image|photo&name=FILE) or drawing (POST …/draw)")
+        }
+        var added = ""
+        let kind: String = { if case .object(let o) = root.value, case .string(let t)? = o["type"] { return t }; return "element" }()
+        return try editPage(id, "add \(kind)", extra: { $0["id"] = .string(added) }) { p in
+            guard let e = Element.decode(root, addingTo: p) else { try ctx.throwIfProblems(); throw APIError(400, "request body: not an element") }
+            try ctx.throwIfProblems()
+            switch e.content {
+            case .text(let t): try t.validate()
+            default: break
+            }
+            p.elements.append(e)
+            added = e.id
+        }
+    }
+
+    /// The display name of an upload: the last part of `name`, without control characters.
+    func displayName(_ request: HTTPRequest, key: String) throws -> String {
+        let raw = request.query[key] ?? "upload"
+        let last = raw.split(separator: "/").last.map(String.init) ?? "upload"
+        let clean = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7f }.map(Character.init).prefix(200))
+        guard !clean.isEmpty else { throw APIError(400, "\(key): expected a file name such as photo.jpg") }
+        return clean
+    }
+
+    func queryNumber(_ request: HTTPRequest, _ key: String, in range: ClosedRange<Double>) throws -> Double? {
+        guard let text = request.query[key] else { return nil }
+        guard let v = Double(text), v.isFinite, range.contains(v) else {
+            throw APIError(400, "\(key): expected a number from \(numberText(range.lowerBound)) to \(numberText(range.upperBound)), got '\(text)'")
+        }
+        return v
+    }
+
+    /// A picture upload: the body is the file's bytes, checked as `techo add` checks a file.
+    func upload(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let type = request.query["type"] ?? ""
+        guard type == "image" || type == "photo" else { throw APIError(400, "type: expected image or photo, got '\(type)'") }
+        let name = try displayName(request, key: "name")
+        let x = try queryNumber(request, "x", in: -Placement.maxCoordinate...Placement.maxCoordinate)
+        let y = try queryNumber(request, "y", in: -Placement.maxCoordinate...Placement.maxCoordinate)
+        guard (x == nil) == (y == nil) else { throw APIError(400, "x, y: give both or neither") }
+        // Check the page exists before storing anything.
+        let s = try snapshot()
+        _ = try page(id, in: s)
+        let picture = try PageEdits.preparePicture(request.body, name: name)
+        let asset = try store.importAsset(picture.bytes, ext: picture.ext)
+        var added = ""
+        return try editPage(id, "add \(type) \(name)", extra: { $0["id"] = .string(added) }) { p in
+            let kind: Element.Kind = type == "photo" ? .photo : .image
+            let image = try ImageContent(asset: asset, naturalWidth: picture.naturalWidth, naturalHeight: picture.naturalHeight)
+            let size = try renderer.resolvedSize(of: p)
+            // A picture larger than the page comes in fitted to 80% of it, like a phone app's.
+            var fit = 0.8 * size.width / picture.naturalWidth
+            if p.size.height != nil { fit = min(fit, 0.8 * size.height / picture.naturalHeight) }
+            let scale = max(Placement.scaleRange.lowerBound, min(1, fit))
+            let center = x.map { Point($0, y ?? 0) } ?? Point(size.width / 2, p.size.height == nil ? picture.naturalHeight * scale / 2 + p.margin : size.height / 2)
+            let placement = try Placement(center: center, scale: scale)
+            added = p.nextElementID(for: kind)
+            let content: Element.Content = kind == .photo ? .photo(PhotoContent(image: image)) : .image(image)
+            p.elements.append(try Element(id: added, content: content, placement: placement))
+        }
+    }
+
+    // MARK: Changing elements
+
+    func setElement(_ id: String, _ eid: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let (ctx, root) = try body(request)
+        return try editPage(id, "set \(eid)") { p in
+            let i = try elementIndex(eid, on: p)
+            var e = p.elements[i]
+            guard let o = root.object() else { try ctx.throwIfProblems(); return }
+            defer { o.finish() }
+            if let n = o.optional("opacity"), let v = n.number(in: 0...1) { e.opacity = v }
+            if let n = o.optional("hidden"), let v = n.bool() { e.hidden = v }
+            let moves = ["at", "scale", "rotate"].filter(o.has)
+            if !moves.isEmpty {
+                if e.kind == .ink {
+                    o.optional(moves[0])?.report("'\(eid)' is an ink layer, which has no placement")
+                } else {
+                    let pl = e.placement
+                    let at = o.optional("at")?.point().map { Point($0.0, $0.1) } ?? pl.center
+                    let scale = o.optional("scale")?.number(in: Placement.scaleRange) ?? pl.scale
+                    let rotate = o.optional("rotate")?.number(in: -1e6...1e6) ?? pl.rotation
+                    do { e.placement = try Placement(center: at, scale: scale, rotation: rotate, flipH: pl.flipH, flipV: pl.flipV) } catch {
+                        root.report("\(error)")
+                    }
+                }
+            }
+            let textKeys = ["text", "font", "size", "color", "align", "weight", "italic", "maxWidth", "lineHeight", "letterSpacing"]
+            let photoKeys = ["frame", "radius", "shadow"] + PhotoContent.adjustmentRanges.map(\.0)
+            func refuse(_ keys: [String], kind: String) {
+                for k in keys where o.has(k) { o.optional(k)?.report("applies to \(kind) elements; '\(eid)' is \(e.kind.rawValue)") }
+            }
+            switch e.content {
+            case .text(var t):
+                refuse(photoKeys, kind: "photo")
+                if let n = o.optional("text"), let v = n.string() {
+                    if v.count > ModelLimits.default.maxTextCharacters { n.report("over \(ModelLimits.default.maxTextCharacters) characters") } else { t.text = v }
+                }
+                if let n = o.optional("font"), let v = n.string() { t.font = v }
+                if let n = o.optional("size"), let v = n.length(dpi: p.dpi, in: 1...2000) { t.size = v }
+                if let n = o.optional("color"), let v = n.color() { t.color = v }
+                if let n = o.optional("align"), let v = n.choice(TextContent.Align.self) { t.align = v }
+                if let n = o.optional("weight"), let v = n.integer(in: 100...900) { t.weight = v }
+                if let n = o.optional("italic"), let v = n.bool() { t.italic = v }
+                if let n = o.optional("maxWidth") {
+                    if case .null = n.value { t.maxWidth = nil } else if let v = n.length(dpi: p.dpi, in: 1...1e6) { t.maxWidth = v }
+                }
+                if let n = o.optional("lineHeight"), let v = n.number(in: 0.1...100) { t.lineHeight = v }
+                if let n = o.optional("letterSpacing"), let v = n.length(dpi: p.dpi, in: -1e4...1e4) { t.letterSpacing = v }
+                if ctx.isClean { try t.validate() }
+                e.content = .text(t)
+            case .photo(var ph):
+                refuse(textKeys, kind: "text")
+                if let n = o.optional("frame"), let v = n.choice(PhotoContent.Frame.self) { ph.frame = v }
+                if let n = o.optional("radius"), let v = n.length(dpi: p.dpi, in: 0...1e5) { ph.radius = v }
+                if let n = o.optional("shadow"), let v = n.bool() { ph.shadow = v }
+                for (name, range, kp) in PhotoContent.adjustmentRanges {
+                    if let n = o.optional(name), let v = n.number(in: range) { ph[keyPath: kp] = v }
+                }
+                if ctx.isClean { try ph.validate() }
+                e.content = .photo(ph)
+            case .image, .ink, .washi:
+                refuse(textKeys, kind: "text")
+                refuse(photoKeys, kind: "photo")
+            }
+            o.finish()
+            try ctx.throwIfProblems()
+            p.elements[i] = e
+        }
+    }
+
+    func flip(_ id: String, _ eid: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let (ctx, root) = try body(request)
+        var axis: FlipAxis?
+        if let o = root.object() { axis = o.required("axis")?.choice(FlipAxis.self); o.finish() }
+        try ctx.throwIfProblems()
+        guard let axis else { throw APIError(400, "request body: missing axis") }
+        return try editPage(id, "gesture \(eid)") { p in
+            let i = try elementIndex(eid, on: p)
+            guard p.elements[i].kind != .ink else { throw APIError(400, "'\(eid)' is an ink layer; ink has no transform to flip") }
+            try p.apply([.flip(axis)], to: eid)
+        }
+    }
+
+    func restack(_ id: String, _ eid: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let (ctx, root) = try body(request)
+        var target: StackTarget?
+        if let o = root.object() {
+            if o.has("by") && o.has("to") { root.report("give \"by\" or \"to\", not both") }
+            if let n = o.optional("by"), let v = n.integer(in: -1_000_000...1_000_000) {
+                if v == 0 { n.report("must not be 0") } else { target = .by(v) }
+            }
+            if let n = o.optional("to"), let v = n.string() {
+                if v == "top" { target = .top } else if v == "bottom" { target = .bottom } else { n.report("expected \"top\" or \"bottom\", got \"\(v)\"") }
+            }
+            if !o.has("by") && !o.has("to") { root.report("missing \"by\" (places up, or down when negative) or \"to\" (\"top\" or \"bottom\")") }
+            o.finish()
+        }
+        try ctx.throwIfProblems()
+        guard let target else { throw APIError(400, "request body: say where with by or to") }
+        let up: Bool
+        switch target {
+        case .by(let n): up = n > 0
+        case .top: up = true
+        case .bottom: up = false
+        }
+        return try editPage(id, "\(up ? "raise" : "lower") \(eid)") { p in
+            PageEdits.restack(try elementIndex(eid, on: p), on: &p, to: target)
+        }
+    }
+
+    func removeElement(_ id: String, _ eid: String) throws -> HTTPResponse {
+        try editPage(id, "rm \(eid)") { p in p.elements.remove(at: try elementIndex(eid, on: p)) }
+    }
+
+    // MARK: Page-wide changes
+
+    func background(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        if request.query["image"] != nil {
+            let name = try displayName(request, key: "image")
+            let mode = try request.query["mode"].map { m -> BackgroundImage.Mode in
+                guard let v = BackgroundImage.Mode(rawValue: m) else {
+                    throw APIError(400, "mode: expected one of \(BackgroundImage.Mode.allCases.map(\.rawValue).joined(separator: ", ")), got '\(m)'")
+                }
+                return v
+            } ?? .tile
+            let opacity = try queryNumber(request, "opacity", in: 0...1) ?? 1
+            let s = try snapshot()
+            _ = try page(id, in: s)
+            let picture = try PageEdits.preparePicture(request.body, name: name)
+            let asset = try store.importAsset(picture.bytes, ext: picture.ext)
+            return try editPage(id, "background \(id)") { p in
+                p.background.image = try BackgroundImage(asset: asset, mode: mode, opacity: opacity)
+            }
+        }
+        let (ctx, root) = try body(request)
+        return try editPage(id, "background \(id)") { p in
+            guard let o = root.object() else { try ctx.throwIfProblems(); return }
+            var bg = p.background
+            if let n = o.optional("color") {
+                if case .null = n.value { bg.color = nil } else if let c = n.color() { bg.color = c }
+            }
+            if let n = o.optional("image") {
+                if case .null = n.value { bg.image = nil } else { n.report("only null (remove the image) here; upload an image with ?image=FILE") }
+            }
+            let mode = o.optional("mode")?.choice(BackgroundImage.Mode.self)
+            let opacity = o.optional("opacity")?.number(in: 0...1)
+            if mode != nil || opacity != nil {
+                if let old = bg.image {
+                    bg.image = try BackgroundImage(asset: old.asset, mode: mode ?? old.mode, opacity: opacity ?? old.opacity)
+                } else {
+                    root.report("mode and opacity need a background image")
+                }
+            }
+            if let n = o.optional("paper") {
+                if case .null = n.value {
+                    bg.paper = nil
+                } else if let po = n.object() {
+                    let pattern = po.optional("pattern")?.choice(Paper.Pattern.self) ?? bg.paper?.pattern ?? .dots
+                    let spacing = po.optional("spacing")?.length(dpi: p.dpi, in: 2...1e5) ?? bg.paper?.spacing ?? Paper.defaultSpacing.pixels(dpi: p.dpi)
+                    let color = po.optional("color")?.color() ?? bg.paper?.color ?? Paper.defaultColor
+                    let margin = po.optional("margin")?.length(dpi: p.dpi, in: 0...1e5) ?? bg.paper?.margin ?? 0
+                    po.finish()
+                    if ctx.isClean {
+                        if pattern.rawValue == "blank" { bg.paper = nil } else {
+                            do { bg.paper = try Paper(pattern: pattern, spacing: spacing, color: color, margin: margin) } catch { n.report("\(error)") }
+                        }
+                    }
+                }
+            }
+            o.finish()
+            try ctx.throwIfProblems()
+            p.background = bg
+        }
+    }
+
+    func clear(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        var all = false
+        if !request.body.isEmpty {
+            let (ctx, root) = try body(request)
+            if let o = root.object() {
+                if let n = o.optional("what"), let w = n.string() {
+                    if w == "all" { all = true } else if w != "ink" { n.report("expected \"ink\" or \"all\", got \"\(w)\"") }
+                }
+                o.finish()
+            }
+            try ctx.throwIfProblems()
+        }
+        return try editPage(id, all ? "clear all" : "clear ink") { p in
+            if all { p.elements.removeAll() } else { p.elements.removeAll { $0.kind == .ink } }
+        }
+    }
+
+    func addPage(_ request: HTTPRequest) throws -> HTTPResponse {
+        var wanted: String?, template: String?, after: String?
+        if !request.body.isEmpty {
+            let (ctx, root) = try body(request)
+            if let o = root.object() {
+                wanted = o.optional("id")?.identifier()
+                template = o.optional("template")?.string()
+                after = o.optional("after")?.string()
+                o.finish()
+            }
+            try ctx.throwIfProblems()
+        }
+        let id = try PageEdits.addPage(to: store, id: wanted, after: after, template: template)
+        return .json(200, ["revision": .number(Double(watcher.refresh())), "id": .string(id)])
+    }
+
+    func movePage(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let (ctx, root) = try body(request)
+        var to: Int?
+        if let o = root.object() { to = o.required("to")?.integer(in: 0...1_000_000); o.finish() }
+        try ctx.throwIfProblems()
+        guard let to else { throw APIError(400, "request body: missing to") }
+        return try changed { try PageEdits.movePage(id, to: to, in: store) }
+    }
+
+    func undo(redo: Bool) throws -> HTTPResponse {
+        guard let step = try (redo ? store.redo() : store.undo()) else {
+            throw APIError(409, redo ? "nothing to redo" : "nothing to undo")
+        }
+        return .json(200, ["revision": .number(Double(watcher.refresh())),
+                           redo ? "redid" : "undid": ["n": .number(Double(step.number)), "description": .string(step.description)]])
+    }
+}
+

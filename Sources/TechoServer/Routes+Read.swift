@@ -1,0 +1,173 @@
+// The routes that read: the journal's summary, a page with its elements' boxes, renders of a
+// page or of one element alone, exports, and the event stream.
+import Foundation
+import TechoCodecs
+import TechoCommands
+import TechoGeometry
+import TechoModel
+import TechoRender
+import TechoText
+
+/// The installed font families, for the editor's font menu.
+enum FontFamilies {
+    static func installed() -> [String] { FontCatalog.shared.families(matching: nil) }
+}
+
+extension EditorServer {
+    func journalInfo() throws -> HTTPResponse {
+        let s = try snapshot()
+        let steps = try store.history()
+        var pages: [JSONValue] = []
+        for id in s.journal.pageOrder {
+            guard let p = s.pages[id] else { continue }
+            let size = try renderer.resolvedSize(of: p)
+            pages.append(["id": .string(id), "width": .number(size.width), "height": .number(size.height), "dpi": .number(p.dpi),
+                          "endless": .bool(p.size.width == nil || p.size.height == nil)])
+        }
+        return .json(200, [
+            "revision": .number(Double(s.revision)),
+            "title": .string(s.journal.title),
+            "pages": .array(pages),
+            "canUndo": .bool(steps.contains { $0.isApplied }),
+            "canRedo": .bool(steps.contains { !$0.isApplied }),
+            "history": .array(steps.map { ["n": .number(Double($0.number)), "description": .string($0.description), "applied": .bool($0.isApplied)] }),
+            "templates": .array(PageEdits.templateNames().map(JSONValue.string)),
+            "fonts": .array(fonts.map(JSONValue.string)),
+        ])
+    }
+
+    func pageInfo(_ id: String) throws -> HTTPResponse {
+        let s = try snapshot()
+        let p = try page(id, in: s)
+        let size = try renderer.resolvedSize(of: p)
+        return .json(200, [
+            "revision": .number(Double(s.revision)),
+            "page": p.json,
+            "width": .number(size.width), "height": .number(size.height),
+            "elements": .array(try p.elements.map(summary)),
+        ])
+    }
+
+    /// An element's box: `transform` maps its own box (centre origin, `size`) to the page.
+    func summary(_ e: Element) throws -> JSONValue {
+        let drawn = try renderer.drawnBounds(of: e)
+        var size: (Double, Double)
+        var t = e.transform
+        switch e.content {
+        case .image(let i): size = (i.naturalWidth, i.naturalHeight)
+        case .photo(let p): size = p.crop.map { ($0.width, $0.height) } ?? (p.image.naturalWidth, p.image.naturalHeight)
+        case .text(let text): size = try renderer.naturalSize(of: text)
+        case .washi:
+            var alone = e
+            alone.placement = .identity
+            let r = try renderer.drawnBounds(of: alone)
+            size = (r.width, r.height)
+        case .ink:
+            t = .identity
+            size = drawn.isNull ? (0, 0) : (drawn.width, drawn.height)
+        }
+        let box = e.kind == .ink ? drawn : Rect(x: -size.0 / 2, y: -size.1 / 2, width: size.0, height: size.1).applying(t)
+        func rect(_ r: Rect) -> JSONValue { r.isNull ? [0, 0, 0, 0] : [.number(r.x), .number(r.y), .number(r.width), .number(r.height)] }
+        return [
+            "id": .string(e.id), "type": .string(e.kind.rawValue),
+            "transform": [.number(t.a), .number(t.b), .number(t.c), .number(t.d), .number(t.tx), .number(t.ty)],
+            "size": [.number(size.0), .number(size.1)],
+            "bounds": rect(box), "drawn": rect(drawn),
+            "hidden": .bool(e.hidden), "opacity": .number(e.opacity),
+        ]
+    }
+
+    /// `scale` from the query: 0 < S ≤ 4, default 1.
+    func renderScale(_ request: HTTPRequest) throws -> Double {
+        guard let text = request.query["scale"] else { return 1 }
+        guard let s = Double(text), s.isFinite, s > 0, s <= 4 else { throw APIError(400, "scale: expected a number above 0 and at most 4, got '\(text)'") }
+        return s
+    }
+
+    func png(_ bytes: [UInt8], extra: [(String, String)] = []) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [("Content-Type", "image/png"), ("Cache-Control", "no-cache")] + extra, body: .bytes(bytes))
+    }
+
+    func renderPage(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let scale = try renderScale(request)
+        let s = try snapshot()
+        var p = try page(id, in: s)
+        let without = request.query["without"] ?? ""
+        if !without.isEmpty {
+            guard let i = p.index(of: without) else { throw APIError(404, "without: no element '\(without)' on page \(id)") }
+            p.elements.remove(at: i)
+        }
+        let full = try page(id, in: s)
+        let entry = try renders.render(RenderCache.Key(page: full, scale: scale, variant: without.isEmpty ? "" : "without:" + without)) {
+            RenderCache.Entry(png: try PageEdits.pngBytes(of: p, scale: scale, renderer: renderer), headers: [])
+        }
+        return png(entry.png, extra: [("X-Techo-Revision", String(s.revision))])
+    }
+
+    /// The element alone, unrotated, at its own scale: the browser turns and moves it while a
+    /// gesture lasts. `X-Techo-Sprite: x,y,w,h` is the rectangle the image covers, in page pixels
+    /// relative to the element's centre before rotation (for ink: page coordinates).
+    func renderElement(_ id: String, _ eid: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let scale = try renderScale(request)
+        let s = try snapshot()
+        let p = try page(id, in: s)
+        guard let i = p.index(of: eid) else { throw APIError(404, "no element '\(eid)' on page \(id)") }
+        let entry = try renders.render(RenderCache.Key(page: p, scale: scale, variant: "sprite:" + eid)) {
+            var e = p.elements[i]
+            e.clip = nil
+            e.hidden = false
+            let rect: Rect
+            if e.kind == .ink {
+                let size = try renderer.resolvedSize(of: p)
+                rect = Rect(x: 0, y: 0, width: size.width, height: size.height)
+            } else {
+                let pl = e.placement
+                e.placement = try Placement(center: .zero, scale: pl.scale, rotation: 0, flipH: pl.flipH, flipV: pl.flipV)
+                let b = try renderer.drawnBounds(of: e)
+                guard !b.isEmpty else { throw APIError(404, "element '\(eid)' draws nothing") }
+                rect = Rect(x: b.x.rounded(.down), y: b.y.rounded(.down), width: (b.maxX.rounded(.up) - b.x.rounded(.down)),
+                            height: (b.maxY.rounded(.up) - b.y.rounded(.down)))
+                e.placement = try Placement(center: Point(-rect.x, -rect.y), scale: pl.scale, rotation: 0, flipH: pl.flipH, flipV: pl.flipV)
+            }
+            let alone = try Page(id: p.id, size: PageSize(width: rect.width, height: rect.height), dpi: p.dpi,
+                                 background: Background(color: nil), elements: [e])
+            let bytes = try PageEdits.pngBytes(of: alone, scale: scale, renderer: renderer)
+            let n = numberText
+            return RenderCache.Entry(png: bytes, headers: [("X-Techo-Sprite", "\(n(rect.x)),\(n(rect.y)),\(n(rect.width)),\(n(rect.height))")])
+        }
+        return png(entry.png, extra: entry.headers + [("X-Techo-Revision", String(s.revision))])
+    }
+
+    func exportPage(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let scale = try renderScale(request)
+        let s = try snapshot()
+        let p = try page(id, in: s)
+        let entry = try renders.render(RenderCache.Key(page: p, scale: scale, variant: "")) {
+            RenderCache.Entry(png: try PageEdits.pngBytes(of: p, scale: scale, renderer: renderer), headers: [])
+        }
+        let position = (s.journal.pageOrder.firstIndex(of: id) ?? 0) + 1
+        let digits = max(2, String(s.journal.pageOrder.count).count)
+        let n = String(position)
+        let name = String(repeating: "0", count: digits - n.count) + n + "-" + id + ".png"
+        return png(entry.png, extra: [("Content-Disposition", "attachment; filename=\"\(name)\"")])
+    }
+
+    func exportJournal() throws -> HTTPResponse {
+        let s = try snapshot()
+        let pages = s.journal.pageOrder.compactMap { s.pages[$0] }
+        let bytes = try PageEdits.pdfBytes(of: pages, title: s.journal.title, renderer: renderer)
+        let base = s.journal.title.isEmpty ? "journal" : String(s.journal.title.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" }.prefix(64))
+        // The header value stays ASCII: a title in another script is named by its percent-encoding too.
+        let ascii = String(base.unicodeScalars.map { $0.isASCII ? Character($0) : "-" })
+        let encoded = base.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "journal"
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/pdf"), ("Cache-Control", "no-store"),
+                                                   ("Content-Disposition", "attachment; filename=\"\(ascii).pdf\"; filename*=UTF-8''\(encoded).pdf")],
+                            body: .bytes(bytes))
+    }
+
+    func eventStream() -> HTTPResponse {
+        watcher.refresh()
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"), ("X-Accel-Buffering", "no")],
+                            body: .events(EventStream(hub: watcher.hub)))
+    }
+}

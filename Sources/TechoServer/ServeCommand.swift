@@ -1,0 +1,91 @@
+// techo serve: the live editor for one journal, in a browser (PRODUCT.md §11).
+import Dispatch
+import Foundation
+import TechoCommands
+import TechoModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public enum ServeCommand: TechoCommand {
+    public static let names = ["serve"]
+    public static let usage = "serve JOURNAL [--port N] [--host ADDR] [--editor-dir DIR]"
+    public static let summary = "open the journal in the live editor (a local web page); prints its URL"
+    public static let discussion = """
+    The first line on stdout is the editor's URL with a secret token; open it in a browser.
+    Every request must carry the token (the page keeps it in a cookie). Log lines go to stderr.
+    Changes go through the same history as the CLI, so 'techo undo' undoes the browser's steps,
+    and changes made with techo commands while the editor is open show up in it within 2 s.
+    SIGINT (Ctrl+C) or SIGTERM finishes the requests in flight and exits 0.
+    The editor's files come from --editor-dir, else $TECHO_RESOURCES/editor, else the
+    Resources/editor folder of the source tree the binary was built in, else
+    PREFIX/share/techo/editor beside an installed PREFIX/bin/techo.
+    """
+    public static let options = [
+        OptionSpec("port", value: "N", help: "port to listen on (default 7373; 0 takes any free port)"),
+        OptionSpec("host", value: "ADDR", help: "address to listen on (default 127.0.0.1; an IPv4 or IPv6 address, or localhost)"),
+        OptionSpec("editor-dir", value: "DIR", help: "serve the editor's files from this folder"),
+    ]
+
+    public static func run(_ args: ParsedArguments, io: CommandIO) throws {
+        guard args.positionals.count == 1 else {
+            if args.positionals.isEmpty { throw UsageError("serve: missing JOURNAL") }
+            let extra = args.positionals[1]
+            throw UsageError("serve: unexpected argument '\(extra.text)' (argument \(extra.index))")
+        }
+        let journalArg = args.positionals[0]
+        var options = ServerOptions()
+        if let p = args.value("port") {
+            guard let v = UInt16(p.text) else { throw UsageError("--port (argument \(p.index)): expected a port from 0 to 65535, got '\(p.text)'") }
+            options.port = v
+        }
+        if let h = args.value("host") {
+            options.host = h.text == "localhost" ? "127.0.0.1" : h.text
+            var v4 = in_addr(), v6 = in6_addr()
+            guard inet_pton(AF_INET, options.host, &v4) == 1 || inet_pton(AF_INET6, options.host, &v6) == 1 else {
+                throw UsageError("--host (argument \(h.index)): expected an IPv4 or IPv6 address such as 127.0.0.1, got '\(h.text)'")
+            }
+        }
+        if let d = args.value("editor-dir") {
+            let folder = URL(fileURLWithPath: io.resolve(d.text))
+            guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.html").path) else {
+                throw CommandError(.noInput, "--editor-dir (argument \(d.index)): '\(d.text)' has no index.html")
+            }
+            options.editorFolder = folder
+        }
+        let err = io.err
+        options.log = { line in err("techo serve: \(line)\n") }
+        let journalURL = URL(fileURLWithPath: io.resolve(journalArg.text))
+        let server: EditorServer
+        do {
+            server = try EditorServer(journal: journalURL, options: options)
+        } catch let e as StorageError {
+            let missing = !FileManager.default.fileExists(atPath: journalURL.path)
+            throw CommandError(missing ? .noInput : .dataError, "\(journalArg.text): \(missing ? "no such journal" : e.message)")
+        } catch let e as ServerStartError {
+            throw CommandError(.failure, e.description)
+        }
+        // Signals are taken from a dispatch source instead of a handler, so stopping runs as
+        // ordinary code; SIGPIPE from a browser that went away must not end the process.
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let stop = DispatchSemaphore(value: 0)
+        let sources = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
+            let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            s.setEventHandler { stop.signal() }
+            s.resume()
+            return s
+        }
+        io.out("\(server.url)\n")
+        if server.options.editorFolder == nil {
+            io.err("techo serve: warning: the editor's files were not found (see 'techo serve --help'); serving the API only\n")
+        }
+        io.err("techo serve: serving \(journalArg.text) on \(server.url.components(separatedBy: "?")[0]); Ctrl+C stops\n")
+        stop.wait()
+        io.err("techo serve: stopping: finishing the requests in flight\n")
+        server.stop()
+        for s in sources { s.cancel() }
+        io.err("techo serve: stopped\n")
+    }
+}

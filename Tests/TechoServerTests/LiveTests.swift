@@ -1,0 +1,157 @@
+// What the browser sees: renders that are exactly `techo export`, an event stream that reports a
+// terminal edit within 2 s, and a server that finishes its work when told to stop.
+import Foundation
+import TechoCodecs
+import TechoModel
+import Testing
+@testable import TechoServer
+
+@Suite struct LiveTests {
+    @Test func renderIsWhatExportWrites() throws {
+        let s = try ServedJournal()
+        try s.techo("add", "text", s.journal.path, "p1", "Kyoto", "--size", "40", "--color", "#5b3a29", "--rotate", "-8")
+        try s.techo("draw", s.journal.path, "p1", "--tool", "pencil", "--color", "#e07a5f", "--width", "6", "--points", "20,200 120,240,0.5 220,210")
+        let out = s.dir.appendingPathComponent("p1.png")
+        try s.techo("export", s.journal.path, "--page", "p1", "--scale", "1.5", "-o", out.path)
+        let exported = [UInt8](try Data(contentsOf: out))
+        let r = try s.client.get("/api/pages/p1/render?scale=1.5")
+        #expect(r.status == 200 && r.header("content-type") == "image/png")
+        #expect(r.body == exported, "the render differs from techo export at the same scale")
+        // The second ask is served from the cache.
+        let hits = s.server.renderCacheCounts.hits
+        #expect(try s.client.get("/api/pages/p1/render?scale=1.5").body == exported)
+        #expect(s.server.renderCacheCounts.hits == hits + 1)
+        // Leaving an element out is the page without it.
+        try s.techo("rm", s.journal.path, "p1", "text-1")
+        try s.techo("export", s.journal.path, "--page", "p1", "--scale", "1.5", "-o", out.path)
+        try s.techo("undo", s.journal.path)
+        #expect(try s.client.get("/api/pages/p1/render?scale=1.5&without=text-1").body == [UInt8](try Data(contentsOf: out)))
+        for bad in ["0", "-1", "4.5", "nan", "inf", "x"] {
+            #expect(try s.client.get("/api/pages/p1/render?scale=\(bad)").status == 400, "scale \(bad)")
+        }
+    }
+
+    @Test func anElementAloneIsItsSprite() throws {
+        let s = try ServedJournal()
+        let png = try ServedJournal.png(40, 20)
+        _ = try s.client.request("POST", "/api/pages/p1/elements?type=image&name=red.png&x=100&y=100", body: png)
+        _ = try s.client.post("/api/pages/p1/gesture", json: "{\"element\": \"image-1\", \"events\": [{\"gesture\": \"pinch\", \"scale\": 2}, {\"gesture\": \"rotation\", \"rotation\": 0.5}]}")
+        let r = try s.client.get("/api/pages/p1/elements/image-1/render?scale=1")
+        #expect(r.status == 200)
+        // Unrotated, at the element's own scale: 80 x 40 page pixels around its centre.
+        #expect(r.header("x-techo-sprite") == "-40,-20,80,40")
+        let img = try ImageDecoder.decodeStraight(r.body, name: "sprite").pixels
+        #expect(img.width == 80 && img.height == 40)
+        let mid = (20 * img.width + 40) * 4
+        #expect(Array(img.bytes[mid..<mid + 4]) == [200, 30, 30, 255])
+        let info = try json(try s.client.get("/api/pages/p1"))
+        let e = try #require(info["elements"]?.array?.first)
+        #expect((e["size"]?.array ?? []).compactMap { $0.number } == [40, 20])
+        let t = (e["transform"]?.array ?? []).compactMap { $0.number }
+        try #require(t.count == 6)
+        #expect(abs(t[0] - 2 * cos(0.5)) < 1e-9 && abs(t[1] - 2 * sin(0.5)) < 1e-9 && t[4] == 100 && t[5] == 100)
+    }
+
+    @Test func aTerminalEditReachesTheEventStreamWithinTwoSeconds() throws {
+        let s = try ServedJournal()
+        let c = try RawConnection(port: s.port, timeout: 10)
+        try c.send(s.client.head("GET", "/api/events", length: nil))
+        let (status, headers) = try c.readHead()
+        #expect(status == 200 && headers["content-type"] == "text/event-stream")
+        let first = try nextRevision(c)
+        let started = Date()
+        try s.techo("add", "text", s.journal.path, "p1", "from the terminal")
+        let second = try nextRevision(c)
+        let waited = Date().timeIntervalSince(started)
+        #expect(second != first)
+        #expect(waited < 2, "the change took \(waited) s to reach the stream")
+        // The revision the stream reports is the one the API reports.
+        #expect(try json(try s.client.get("/api/journal"))["revision"]?.number == Double(second))
+    }
+
+    /// Reads the stream's chunked frames until an `event: revision` and returns its number.
+    func nextRevision(_ c: RawConnection) throws -> UInt64 {
+        var sawEvent = false
+        while let line = try c.readLine() {
+            if line == "event: revision" { sawEvent = true }
+            if sawEvent, line.hasPrefix("data: "), let v = try json(RawResponse(status: 200, headers: [:], body: Array(line.dropFirst(6).utf8)))["revision"]?.number {
+                return UInt64(v)
+            }
+        }
+        throw RawHTTPError(description: "the event stream ended")
+    }
+
+    @Test func sigtermFinishesTheUploadInFlightAndExitsZero() throws {
+        let s = try ServedJournal()
+        let p = Process()
+        p.executableURL = ServerProcess.binary
+        p.arguments = ["serve", s.journal.path, "--port", "0", "--editor-dir", s.editor.path]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
+        let url = try ServerProcess.firstLine(of: out)
+        let comps = try #require(URLComponents(string: url))
+        #expect(comps.host == "127.0.0.1")
+        let port = UInt16(try #require(comps.port))
+        let token = try #require(comps.queryItems?.first { $0.name == "token" }?.value)
+        #expect(token.count == 64)
+        let client = Client(port: port, token: token)
+        let events = try RawConnection(port: port, timeout: 10)
+        try events.send(client.head("GET", "/api/events", length: nil))
+        _ = try events.readHead()
+
+        let png = try ServedJournal.png(30, 30)
+        let c = try RawConnection(port: port, timeout: 10)
+        try c.send(client.head("POST", "/api/pages/p1/elements?type=image&name=late.png", length: png.count))
+        try c.send(Array(png.prefix(10)))
+        Thread.sleep(forTimeInterval: 0.3)
+        kill(p.processIdentifier, SIGTERM)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(p.isRunning, "the server must wait for the upload in flight")
+        try c.send(Array(png.dropFirst(10)))
+        let r = try c.readResponse()
+        #expect(r.status == 200, "\(r.text)")
+        p.waitUntilExit()
+        #expect(p.terminationReason == .exit && p.terminationStatus == 0)
+        #expect(try s.page().elements.map(\.id) == ["image-1"])
+        // New connections are refused once it has stopped.
+        #expect((try? client.get("/api/journal")) == nil)
+    }
+}
+
+enum ServerProcess {
+    /// The `techo` binary built beside the tests.
+    static let binary: URL = {
+        var dirs: [URL] = []
+        if let exe = Bundle.main.executableURL { dirs.append(exe.deletingLastPathComponent()) }
+        dirs.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+        for start in dirs {
+            var d = start
+            for _ in 0..<4 {
+                let t = d.appendingPathComponent("techo")
+                var isDir: ObjCBool = false
+                if FileManager.default.fileExists(atPath: t.path, isDirectory: &isDir), !isDir.boolValue { return t }
+                d = d.deletingLastPathComponent()
+            }
+        }
+        preconditionFailure("the techo binary was not built next to the tests (run swift build --build-tests)")
+    }()
+
+    /// The first line a process writes to `pipe`, waiting up to 20 s.
+    static func firstLine(of pipe: Pipe) throws -> String {
+        var bytes: [UInt8] = []
+        let fd = pipe.fileHandleForReading.fileDescriptor
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while !bytes.contains(10) && Date() < deadline {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 200) > 0 else { continue }
+            var b: UInt8 = 0
+            guard read(fd, &b, 1) == 1 else { break }
+            bytes.append(b)
+        }
+        guard let nl = bytes.firstIndex(of: 10) else { throw RawHTTPError(description: "techo serve printed no URL") }
+        return String(decoding: bytes[..<nl], as: UTF8.self)
+    }
+}

@@ -1,0 +1,88 @@
+// A journal in a scratch folder with an editor server on 127.0.0.1, port 0, in this process.
+import Foundation
+import TechoCodecs
+import TechoCommands
+import TechoModel
+import TechoRaster
+@testable import TechoServer
+
+final class ServedJournal {
+    let dir: URL
+    let journal: URL
+    let editor: URL
+    let server: EditorServer
+    let token: String
+    var port: UInt16 { server.port }
+    /// A client with the token.
+    var client: Client { Client(port: port, token: token) }
+    /// A client without the token.
+    var stranger: Client { Client(port: port, token: nil) }
+
+    init(_ name: String = #function, size: String = "400x300") throws {
+        let safe = name.filter { $0.isLetter || $0.isNumber }
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("techo-serve-\(safe)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        journal = dir.appendingPathComponent("j.techo")
+        editor = dir.appendingPathComponent("editor")
+        try FileManager.default.createDirectory(at: editor.appendingPathComponent("tools"), withIntermediateDirectories: true)
+        try Data("<!doctype html><title>editor</title>".utf8).write(to: editor.appendingPathComponent("index.html"))
+        try Data("export const tool = 1;\n".utf8).write(to: editor.appendingPathComponent("tools/select.js"))
+        try Data("secret".utf8).write(to: dir.appendingPathComponent("outside.txt"))
+        try FileManager.default.createSymbolicLink(at: editor.appendingPathComponent("link.txt"), withDestinationURL: dir.appendingPathComponent("outside.txt"))
+        try ServedJournal.techo(["init", journal.path, "--title", "Served", "--size", size, "--dpi", "100"])
+        var options = ServerOptions()
+        options.port = 0
+        options.editorFolder = editor
+        options.watchInterval = 0.1
+        server = try EditorServer(journal: journal, options: options)
+        token = options.token
+    }
+
+    deinit {
+        server.stop(grace: 5)
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    /// Runs a techo command in this process, as the binary would; throws with its stderr on failure.
+    @discardableResult
+    static func techo(_ args: [String]) throws -> String {
+        var out = "", err = ""
+        let io = CommandIO(out: { out += $0 }, err: { err += $0 })
+        let code = Techo.main(["techo"] + args, io: io)
+        guard code == 0 else { throw RawHTTPError(description: "techo \(args.joined(separator: " ")) exited \(code): \(err)") }
+        return out
+    }
+
+    @discardableResult
+    func techo(_ args: String...) throws -> String { try ServedJournal.techo(args) }
+
+    /// The stored page.
+    func page(_ id: String = "p1") throws -> Page {
+        try Page.decode(bytes: [UInt8](try Data(contentsOf: journal.appendingPathComponent("pages/\(id).json"))))
+    }
+
+    func assets() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: journal.appendingPathComponent("assets").path)) ?? []).sorted()
+    }
+
+    func historyCount() throws -> Int { try JournalStore.open(journal).history().count }
+
+    /// A small PNG sticker's bytes.
+    static func png(_ w: Int = 40, _ h: Int = 20, rgba: (UInt8, UInt8, UInt8, UInt8) = (200, 30, 30, 255)) throws -> [UInt8] {
+        let pm = Pixmap(width: w, height: h, straightRGBA: [UInt8]((0..<(w * h)).flatMap { _ in [rgba.0, rgba.1, rgba.2, rgba.3] }))
+        return try PNGEncoder.encode(pm, name: "sticker.png")
+    }
+}
+
+/// Parses a JSON response body.
+func json(_ r: RawResponse) throws -> JSONValue { try JSONParser.parse(r.body) }
+
+extension JSONValue {
+    subscript(_ key: String) -> JSONValue? {
+        if case .object(let o) = self { return o[key] }
+        return nil
+    }
+    var string: String? { if case .string(let s) = self { return s }; return nil }
+    var number: Double? { if case .number(let n) = self { return n }; return nil }
+    var array: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
+}
