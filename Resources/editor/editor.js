@@ -32,8 +32,10 @@ class Editor {
     this.style = { color: PALETTE[1][0], width: 6, fill: false };
     this.tools = makeTools(this);
     this.tool = this.tools.select;
-    this.refreshing = null;     // the refresh in flight
-    this.refreshAgain = false;
+    this.refreshing = null;     // the refresh loop, while it runs
+    this.dirty = false;         // a refresh was asked for since the loop's last load began
+    this.pendingThens = [];     // callbacks for the frame the next render appears in
+    this.refreshAgain = false;  // a refresh waits for the gesture in flight
     this.inGesture = 0;
     this.liveCache = new Map(); // key -> Promise of {backdrop, sprite, rect}
     this.queue = Promise.resolve();
@@ -59,23 +61,38 @@ class Editor {
   // Reading what the server says.
 
   /**
-   * Fetches the journal, the current page and its render, and shows them. Refreshes never run
-   * two at once; one asked for during another runs once after it. `then` runs in the frame the
-   * new render appears (it clears the overlay), so nothing jumps.
+   * Fetches the journal, the current page and its render, and shows them. One loop does the
+   * loading: a refresh asked for while one runs makes the loop go once more (never twice at
+   * once, never a request storm), and the promise returned settles after a load that began after
+   * the call. `then` runs in the frame the new render appears (it clears the overlay), so
+   * nothing jumps. During a gesture a refresh from outside waits for the gesture's end.
    */
   refresh(then) {
-    if (this.inGesture > 0 && !then) { this.refreshAgain = true; return this.refreshing || Promise.resolve(); }
-    if (this.refreshing) {
-      this.refreshAgain = true;
-      return then ? this.refreshing.then(() => this.refresh(then)) : this.refreshing;
-    }
-    this.refreshing = this.load(then)
-      .catch((e) => { if (then) then(); this.view.say(e.message, { error: true }); })
-      .finally(() => {
-        this.refreshing = null;
-        if (this.refreshAgain && this.inGesture === 0) { this.refreshAgain = false; this.refresh(); }
-      });
+    if (this.inGesture > 0 && !then) { this.refreshAgain = true; return Promise.resolve(); }
+    if (then) this.pendingThens.push(then);
+    this.dirty = true;
+    if (!this.refreshing) this.refreshing = this.runRefreshes();
     return this.refreshing;
+  }
+
+  async runRefreshes() {
+    try {
+      while (this.dirty) {
+        this.dirty = false;
+        const thens = this.pendingThens.splice(0);
+        let done = false;
+        const runThens = () => { if (!done) { done = true; for (const f of thens) f(); } };
+        try {
+          await this.load(runThens);
+        } catch (e) {
+          this.view.say(e.message || String(e), { error: true });
+        } finally {
+          runThens();
+        }
+      }
+    } finally {
+      this.refreshing = null;
+    }
   }
 
   async load(then) {
@@ -217,7 +234,7 @@ class Editor {
 
   endGesture() {
     this.inGesture = Math.max(0, this.inGesture - 1);
-    if (this.inGesture === 0 && this.refreshAgain && !this.refreshing) { this.refreshAgain = false; this.refresh(); }
+    if (this.inGesture === 0 && this.refreshAgain) { this.refreshAgain = false; this.refresh(); }
   }
 
   /** Sends one gesture replay (one history step) and swaps in the new render. */

@@ -68,6 +68,12 @@ final class BrowserTab {
     }
 
     func collectProblems() {
+        if let status = try? evaluate("(() => { const s = document.getElementById('status'); return s && s.classList.contains('error') ? s.textContent : null; })()") as? String {
+            problems.append("the editor says: \(status)")
+        }
+        if let state = try? evaluate("window.techoEditor ? JSON.stringify({refreshing: !!techoEditor.refreshing, inGesture: techoEditor.inGesture, tool: techoEditor.tool.name, state: techoEditor.tool.current}) : null") as? String {
+            problems.append("editor state \(state)")
+        }
         for e in browser.takeEvents("Runtime.exceptionThrown", session: session) {
             problems.append("\((e["exceptionDetails"] as? [String: Any])?["exception"] ?? e)")
         }
