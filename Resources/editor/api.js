@@ -14,6 +14,8 @@ export class Api {
   /** `token` comes from the page's own URL (`?token=`), which `techo serve` printed. */
   constructor(token) {
     this.token = token || '';
+    /** Called with the revision each successful change answers with. */
+    this.onChanged = null;
   }
 
   static fromLocation(location) {
@@ -54,7 +56,11 @@ export class Api {
   async json(method, path, options) {
     const res = await this.request(method, path, options);
     const text = await res.text();
-    return text ? JSON.parse(text) : {};
+    const body = text ? JSON.parse(text) : {};
+    // A change answers with the revision it made: the page then knows the live-update event
+    // for that revision is its own and need not load again.
+    if (method !== 'GET' && this.onChanged && body && body.revision !== undefined) this.onChanged(body.revision);
+    return body;
   }
 
   // Reading.

@@ -48,6 +48,7 @@ class Editor {
   async start() {
     this.buildControls();
     new PointerInput(this.view.frame, (x, y) => this.view.toPage(x, y), (e) => this.pointer(e));
+    this.api.onChanged = (rev) => { this.revision = rev; };
     this.api.watch((rev) => { if (rev !== this.revision) this.refresh(); });
     let resizeTimer = 0;
     window.addEventListener('resize', () => {
@@ -95,22 +96,36 @@ class Editor {
     }
   }
 
+  /**
+   * One load: the journal, the page and its render are asked for at once (the render at the
+   * scale on screen, which a change of page size then corrects), so a change costs one round
+   * trip before the new render can be decoded.
+   */
   async load(then) {
-    const journal = await this.api.journal();
-    if (!journal.pages.some((p) => p.id === this.pageId)) this.pageId = journal.pages.length ? journal.pages[0].id : null;
+    let id = this.pageId;
+    const scale = this.view.page && this.view.page.id === id ? this.view.scale : null;
+    let [journal, data, blob] = await Promise.all([
+      this.api.journal(),
+      id ? this.api.page(id).catch((e) => e) : null,
+      id && scale ? this.api.render(id, scale).catch(() => null) : null,
+    ]);
+    if (!journal.pages.some((p) => p.id === id)) {
+      id = this.pageId = journal.pages.length ? journal.pages[0].id : null;
+      data = id ? await this.api.page(id) : null;
+      blob = null;
+    }
+    if (data instanceof Error) throw data;
     this.journal = journal;
     this.revision = journal.revision;
     this.showJournal();
-    if (!this.pageId) return;
-    const data = await this.api.page(this.pageId);
-    const meta = journal.pages.find((p) => p.id === this.pageId);
-    const page = { id: this.pageId, width: meta.width, height: meta.height, endless: !!meta.endless };
-    this.view.layout(page);
-    const blob = await this.api.render(this.pageId, this.view.scale);
+    if (!id) return;
+    const meta = journal.pages.find((p) => p.id === id);
+    this.view.layout({ id, width: meta.width, height: meta.height, endless: !!meta.endless });
+    if (!blob || this.view.scale !== scale) blob = await this.api.render(id, this.view.scale);
     this.pageData = data;
     if (this.selection && !data.elements.some((e) => e.id === this.selection)) this.selection = null;
     await this.view.showRender(blob, () => {
-      this.view.showHandles(data.elements, this.selection, (id) => this.select(id, { focus: false }));
+      this.view.showHandles(data.elements, this.selection, (h) => this.select(h, { focus: false }));
       if (then) then();
     });
     this.showSelection();

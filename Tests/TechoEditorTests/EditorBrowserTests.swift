@@ -44,6 +44,9 @@ import Testing
         let after = f.browser.takeEvents("Network.requestWillBeSent", session: f.tab.session)
         let gestureCalls = after.filter { (($0["request"] as? [String: Any])?["url"] as? String ?? "").contains("/gesture") }
         #expect(gestureCalls.count == 1)
+        // From the pointer's release to the new render on screen (the editor's own clock).
+        let latency = try f.tab.number("techoEditor.timings[techoEditor.timings.length - 1]")
+        print("gesture end to new render on screen: \(String(format: "%.0f", latency)) ms")
         let history = try Techo.run(["history", f.journal.path], in: f.folder)
         #expect(history.contains("gesture tomato"), "\(history)")
         // The overlay is gone once the new render is on screen.

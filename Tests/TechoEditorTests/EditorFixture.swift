@@ -123,13 +123,26 @@ final class EditorFixture {
             ["page", "add", j],
         ] { try Techo.run(args, in: folder) }
         server = try Server(journal: journal, folder: folder)
-        do {
-            browser = try Chromium(windowSize: (width, height))
-            tab = try BrowserTab(browser, width: width, height: height, touch: touch)
-            try tab.open(server.url)
-        } catch {
-            server.stop()
-            throw error
+        // A browser that does not come up on a loaded machine (its first renderer can stall)
+        // gets one more try with a fresh profile before the test fails.
+        var attempt = 0
+        while true {
+            attempt += 1
+            var started: Chromium?
+            do {
+                let b = try Chromium(windowSize: (width, height))
+                started = b
+                let t = try BrowserTab(b, width: width, height: height, touch: touch)
+                try t.open(server.url)
+                browser = b
+                tab = t
+                break
+            } catch {
+                started?.shutdown()
+                if attempt < 2 { continue }
+                server.stop()
+                throw error
+            }
         }
     }
 
