@@ -156,8 +156,10 @@ import Testing
         let f = try EditorFixture()
         try f.tab.click("[data-techo-tool=eraser]")
         try f.tab.click("[data-techo-tool=eraser]")
-        // The widest width, dragged across the blue stroke at x = 300.
-        try f.tab.evaluate("(() => { const w = document.getElementById('width'); w.value = '20'; w.dispatchEvent(new Event('input')); return true; })()")
+        // The widest width (a click at the slider's right end), dragged across the stroke at x = 300.
+        let slider = try f.tab.box("#width")
+        try f.tab.click(slider.x + slider.w - 1, slider.y + slider.h / 2)
+        try f.tab.waitFor("techoEditor.style.width === 20", what: "width 20")
         try f.tab.drag(from: try f.client(300, 560), to: try f.client(300, 720), steps: 10)
         try f.waitForJournal("an eraser stroke") {
             ((try f.element("ink-1")["strokes"] as? [[String: Any]])?.last?["tool"] as? String) == "eraser"
@@ -186,6 +188,64 @@ import Testing
         try f.tab.click("[data-techo-tool=dash]")
         try f.tab.drag(from: try f.client(100, 760), to: try f.client(500, 760), steps: 6)
         try f.waitForJournal("a dashed line") { ((try f.element("ink-1")["strokes"] as? [[String: Any]])?.last?["tool"] as? String) == "dash" }
+    }
+
+    // MARK: the panel: text, washi, paper, clear, pages
+
+    @Test func textWashiPaperClearAndPages() throws {
+        let f = try EditorFixture()
+        let elements: () throws -> [[String: Any]] = { try f.pageJSON()["elements"] as? [[String: Any]] ?? [] }
+        // A text sticker, typed, added, then edited in the selection panel.
+        try f.tab.click("#text-new")
+        try f.tab.send("Input.insertText", ["text": "Kyoto"])
+        try f.tab.click("#text-form button[type=submit]")
+        try f.waitForJournal("the text was added") { try elements().contains { $0["text"] as? String == "Kyoto" } }
+        try f.tab.waitFor("!document.getElementById('text-props').hidden", what: "the text's properties")
+        try f.tab.click("#text-edit")
+        try f.tab.key("a", code: "KeyA", keyCode: 65, modifiers: 2)
+        try f.tab.send("Input.insertText", ["text": "Nara 奈良"])
+        try f.tab.key("Tab", code: "Tab", keyCode: 9)
+        try f.waitForJournal("the text was edited") { try elements().contains { $0["text"] as? String == "Nara 奈良" } }
+        try f.waitSettled()
+
+        // Washi tape, laid by dragging.
+        try f.tab.click("[data-techo-tool=washi]")
+        try f.tab.drag(from: try f.client(100, 320), to: try f.client(320, 340), steps: 6)
+        try f.waitForJournal("the washi strip") { try elements().contains { $0["type"] as? String == "washi" } }
+        try f.waitSettled()
+
+        // The paper, from the page section's menu, with the keyboard.
+        try f.tab.click("details:last-of-type > summary")
+        try f.tab.click("#paper")
+        try f.tab.key("Escape", code: "Escape", keyCode: 27)
+        try f.tab.waitFor("document.activeElement && document.activeElement.id === 'paper'", what: "the paper menu to take focus")
+        try f.tab.key("ArrowDown", code: "ArrowDown", keyCode: 40)
+        try f.waitForJournal("grid paper") {
+            ((try f.pageJSON()["background"] as? [String: Any])?["paper"] as? [String: Any])?["pattern"] as? String == "grid"
+        }
+        try f.waitSettled()
+
+        // Clear ink: the pencil stroke goes, the stickers stay.
+        try f.tab.click("[data-techo-action=clear-ink]")
+        try f.waitForJournal("no ink") { try !elements().contains { $0["type"] as? String == "ink" && !(($0["strokes"] as? [Any]) ?? []).isEmpty } }
+        #expect(try elements().contains { $0["id"] as? String == "tomato" })
+        try f.waitSettled()
+
+        // A page from a template opens; the list opens p1 again and moves it down.
+        try f.tab.click("#template")
+        try f.tab.key("Escape", code: "Escape", keyCode: 27)
+        try f.tab.key("ArrowDown", code: "ArrowDown", keyCode: 40)
+        try f.tab.click("#page-add")
+        try f.tab.waitFor("document.querySelectorAll('[data-techo-page-link]').length === 3", what: "a third page")
+        try f.tab.waitFor("document.querySelector('[data-techo-page]').dataset.techoPage === techoEditor.journal.pages[2].id", what: "the new page to open")
+        try f.tab.click("[data-techo-page-link=p1]")
+        try f.tab.waitFor("document.querySelector('[data-techo-page]').dataset.techoPage === 'p1'", what: "p1 to open")
+        try f.tab.click("[aria-label='Move page p1 down']")
+        try f.waitForJournal("p1 moved down") {
+            let text = try Techo.run(["page", "list", f.journal.path], in: f.folder)
+            let ids = text.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) ?? "" }
+            return ids.count == 3 && ids[0] == "p2" && ids[1] == "p1"
+        }
     }
 
     // MARK: history keys
