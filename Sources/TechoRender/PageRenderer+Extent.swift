@@ -1,7 +1,7 @@
 // What an element covers, for callers outside the renderer (the editor's hit boxes and sprites).
 
-import TechoModel
 import TechoGeometry
+import TechoModel
 
 extension PageRenderer {
     /// The page-space box of everything `element` draws: outline, frame and shadow included; for

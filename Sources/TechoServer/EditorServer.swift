@@ -177,7 +177,9 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
     func route(_ request: HTTPRequest) throws -> HTTPResponse {
         let path = request.path
         guard path.hasPrefix("/api/") else {
-            guard request.method == "GET" || request.method == "HEAD" else { throw APIError(405, "\(request.method) \(path): the editor's files are read-only") }
+            guard request.method == "GET" || request.method == "HEAD" else {
+                throw APIError(405, "\(request.method) \(path): the editor's files are read-only")
+            }
             if let r = files.response(for: path) { return r }
             if files.folder == nil, path == "/" {
                 throw APIError(404, "the editor's files were not found; start techo serve with --editor-dir FOLDER")

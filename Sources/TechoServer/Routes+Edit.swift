@@ -17,8 +17,10 @@ extension EditorServer {
     }
 
     /// Runs `edit` on page `id` as one history step, and answers with the new revision.
-    func editPage(_ id: String, _ description: String, extra: (inout [String: JSONValue]) -> Void = { _ in },
-                  _ edit: (inout Page) throws -> Void) throws -> HTTPResponse {
+    func editPage(
+        _ id: String, _ description: String, extra: (inout [String: JSONValue]) -> Void = { _ in },
+        _ edit: (inout Page) throws -> Void
+    ) throws -> HTTPResponse {
         try store.transaction(description: description) { journal, pages in
             guard var p = pages[id] else { throw APIError(404, "no page '\(id)'; pages: \(journal.pageOrder.joined(separator: ", "))") }
             try edit(&p)
@@ -82,7 +84,9 @@ extension EditorServer {
             throw APIError(400, "type: '\(type)' elements are added by uploading the file (?type=image|photo&name=FILE) or drawing (POST …/draw)")
         }
         var added = ""
-        let kind: String = { if case .object(let o) = root.value, case .string(let t)? = o["type"] { return t }; return "element" }()
+        let kind: String = {
+            if case .object(let o) = root.value, case .string(let t)? = o["type"] { return t }; return "element"
+        }()
         return try editPage(id, "add \(kind)", extra: { $0["id"] = .string(added) }) { p in
             guard let e = Element.decode(root, addingTo: p) else { try ctx.throwIfProblems(); throw APIError(400, "request body: not an element") }
             try ctx.throwIfProblems()
@@ -134,7 +138,8 @@ extension EditorServer {
             var fit = 0.8 * size.width / picture.naturalWidth
             if p.size.height != nil { fit = min(fit, 0.8 * size.height / picture.naturalHeight) }
             let scale = max(Placement.scaleRange.lowerBound, min(1, fit))
-            let center = x.map { Point($0, y ?? 0) } ?? Point(size.width / 2, p.size.height == nil ? picture.naturalHeight * scale / 2 + p.margin : size.height / 2)
+            let center =
+                x.map { Point($0, y ?? 0) } ?? Point(size.width / 2, p.size.height == nil ? picture.naturalHeight * scale / 2 + p.margin : size.height / 2)
             let placement = try Placement(center: center, scale: scale)
             added = p.nextElementID(for: kind)
             let content: Element.Content = kind == .photo ? .photo(PhotoContent(image: image)) : .image(image)
@@ -176,7 +181,11 @@ extension EditorServer {
             case .text(var t):
                 refuse(photoKeys, kind: "photo")
                 if let n = o.optional("text"), let v = n.string() {
-                    if v.count > ModelLimits.default.maxTextCharacters { n.report("over \(ModelLimits.default.maxTextCharacters) characters") } else { t.text = v }
+                    if v.count > ModelLimits.default.maxTextCharacters {
+                        n.report("over \(ModelLimits.default.maxTextCharacters) characters")
+                    } else {
+                        t.text = v
+                    }
                 }
                 if let n = o.optional("font"), let v = n.string() { t.font = v }
                 if let n = o.optional("size"), let v = n.length(dpi: p.dpi, in: 1...2000) { t.size = v }
@@ -260,12 +269,13 @@ extension EditorServer {
     func background(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         if request.query["image"] != nil {
             let name = try displayName(request, key: "image")
-            let mode = try request.query["mode"].map { m -> BackgroundImage.Mode in
-                guard let v = BackgroundImage.Mode(rawValue: m) else {
-                    throw APIError(400, "mode: expected one of \(BackgroundImage.Mode.allCases.map(\.rawValue).joined(separator: ", ")), got '\(m)'")
-                }
-                return v
-            } ?? .tile
+            let mode =
+                try request.query["mode"].map { m -> BackgroundImage.Mode in
+                    guard let v = BackgroundImage.Mode(rawValue: m) else {
+                        throw APIError(400, "mode: expected one of \(BackgroundImage.Mode.allCases.map(\.rawValue).joined(separator: ", ")), got '\(m)'")
+                    }
+                    return v
+                } ?? .tile
             let opacity = try queryNumber(request, "opacity", in: 0...1) ?? 1
             let s = try snapshot()
             _ = try page(id, in: s)
@@ -304,7 +314,9 @@ extension EditorServer {
                     let margin = po.optional("margin")?.length(dpi: p.dpi, in: 0...1e5) ?? bg.paper?.margin ?? 0
                     po.finish()
                     if ctx.isClean {
-                        if pattern.rawValue == "blank" { bg.paper = nil } else {
+                        if pattern.rawValue == "blank" {
+                            bg.paper = nil
+                        } else {
                             do { bg.paper = try Paper(pattern: pattern, spacing: spacing, color: color, margin: margin) } catch { n.report("\(error)") }
                         }
                     }
@@ -362,8 +374,11 @@ extension EditorServer {
         guard let step = try (redo ? store.redo() : store.undo()) else {
             throw APIError(409, redo ? "nothing to redo" : "nothing to undo")
         }
-        return .json(200, ["revision": .number(Double(watcher.refresh())),
-                           redo ? "redid" : "undid": ["n": .number(Double(step.number)), "description": .string(step.description)]])
+        return .json(
+            200,
+            [
+                "revision": .number(Double(watcher.refresh())),
+                redo ? "redid" : "undid": ["n": .number(Double(step.number)), "description": .string(step.description)],
+            ])
     }
 }
-

@@ -21,31 +21,37 @@ extension EditorServer {
         for id in s.journal.pageOrder {
             guard let p = s.pages[id] else { continue }
             let size = try renderer.resolvedSize(of: p)
-            pages.append(["id": .string(id), "width": .number(size.width), "height": .number(size.height), "dpi": .number(p.dpi),
-                          "endless": .bool(p.size.width == nil || p.size.height == nil)])
+            pages.append([
+                "id": .string(id), "width": .number(size.width), "height": .number(size.height), "dpi": .number(p.dpi),
+                "endless": .bool(p.size.width == nil || p.size.height == nil),
+            ])
         }
-        return .json(200, [
-            "revision": .number(Double(s.revision)),
-            "title": .string(s.journal.title),
-            "pages": .array(pages),
-            "canUndo": .bool(steps.contains { $0.isApplied }),
-            "canRedo": .bool(steps.contains { !$0.isApplied }),
-            "history": .array(steps.map { ["n": .number(Double($0.number)), "description": .string($0.description), "applied": .bool($0.isApplied)] }),
-            "templates": .array(PageEdits.templateNames().map(JSONValue.string)),
-            "fonts": .array(fonts.map(JSONValue.string)),
-        ])
+        return .json(
+            200,
+            [
+                "revision": .number(Double(s.revision)),
+                "title": .string(s.journal.title),
+                "pages": .array(pages),
+                "canUndo": .bool(steps.contains { $0.isApplied }),
+                "canRedo": .bool(steps.contains { !$0.isApplied }),
+                "history": .array(steps.map { ["n": .number(Double($0.number)), "description": .string($0.description), "applied": .bool($0.isApplied)] }),
+                "templates": .array(PageEdits.templateNames().map(JSONValue.string)),
+                "fonts": .array(fonts.map(JSONValue.string)),
+            ])
     }
 
     func pageInfo(_ id: String) throws -> HTTPResponse {
         let s = try snapshot()
         let p = try page(id, in: s)
         let size = try renderer.resolvedSize(of: p)
-        return .json(200, [
-            "revision": .number(Double(s.revision)),
-            "page": p.json,
-            "width": .number(size.width), "height": .number(size.height),
-            "elements": .array(try p.elements.map(summary)),
-        ])
+        return .json(
+            200,
+            [
+                "revision": .number(Double(s.revision)),
+                "page": p.json,
+                "width": .number(size.width), "height": .number(size.height),
+                "elements": .array(try p.elements.map(summary)),
+            ])
     }
 
     /// An element's box: `transform` maps its own box (centre origin, `size`) to the page.
@@ -98,10 +104,16 @@ extension EditorServer {
             p.elements.remove(at: i)
         }
         let full = try page(id, in: s)
+        var hit = true
         let entry = try renders.render(RenderCache.Key(page: full, scale: scale, variant: without.isEmpty ? "" : "without:" + without)) {
-            RenderCache.Entry(png: try PageEdits.pngBytes(of: p, scale: scale, renderer: renderer), headers: [])
+            hit = false
+            var seconds = (render: 0.0, encode: 0.0)
+            let bytes = try PageEdits.pngBytes(of: p, scale: scale, renderer: renderer, seconds: &seconds)
+            return RenderCache.Entry(
+                png: bytes, headers: [("Server-Timing", String(format: "render;dur=%.2f, encode;dur=%.2f", seconds.render * 1000, seconds.encode * 1000))])
         }
-        return png(entry.png, extra: [("X-Techo-Revision", String(s.revision))])
+        // Server-Timing (shown by browsers' developer tools) tells a fresh render from a cached one.
+        return png(entry.png, extra: (hit ? [("Server-Timing", "cache;desc=hit")] : entry.headers) + [("X-Techo-Revision", String(s.revision))])
     }
 
     /// The element alone, unrotated, at its own scale: the browser turns and moves it while a
@@ -125,12 +137,14 @@ extension EditorServer {
                 e.placement = try Placement(center: .zero, scale: pl.scale, rotation: 0, flipH: pl.flipH, flipV: pl.flipV)
                 let b = try renderer.drawnBounds(of: e)
                 guard !b.isEmpty else { throw APIError(404, "element '\(eid)' draws nothing") }
-                rect = Rect(x: b.x.rounded(.down), y: b.y.rounded(.down), width: (b.maxX.rounded(.up) - b.x.rounded(.down)),
-                            height: (b.maxY.rounded(.up) - b.y.rounded(.down)))
+                rect = Rect(
+                    x: b.x.rounded(.down), y: b.y.rounded(.down), width: (b.maxX.rounded(.up) - b.x.rounded(.down)),
+                    height: (b.maxY.rounded(.up) - b.y.rounded(.down)))
                 e.placement = try Placement(center: Point(-rect.x, -rect.y), scale: pl.scale, rotation: 0, flipH: pl.flipH, flipV: pl.flipV)
             }
-            let alone = try Page(id: p.id, size: PageSize(width: rect.width, height: rect.height), dpi: p.dpi,
-                                 background: Background(color: nil), elements: [e])
+            let alone = try Page(
+                id: p.id, size: PageSize(width: rect.width, height: rect.height), dpi: p.dpi,
+                background: Background(color: nil), elements: [e])
             let bytes = try PageEdits.pngBytes(of: alone, scale: scale, renderer: renderer)
             let n = numberText
             return RenderCache.Entry(png: bytes, headers: [("X-Techo-Sprite", "\(n(rect.x)),\(n(rect.y)),\(n(rect.width)),\(n(rect.height))")])
@@ -156,18 +170,24 @@ extension EditorServer {
         let s = try snapshot()
         let pages = s.journal.pageOrder.compactMap { s.pages[$0] }
         let bytes = try PageEdits.pdfBytes(of: pages, title: s.journal.title, renderer: renderer)
-        let base = s.journal.title.isEmpty ? "journal" : String(s.journal.title.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" }.prefix(64))
+        let base =
+            s.journal.title.isEmpty ? "journal" : String(s.journal.title.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" }.prefix(64))
         // The header value stays ASCII: a title in another script is named by its percent-encoding too.
         let ascii = String(base.unicodeScalars.map { $0.isASCII ? Character($0) : "-" })
         let encoded = base.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "journal"
-        return HTTPResponse(status: 200, headers: [("Content-Type", "application/pdf"), ("Cache-Control", "no-store"),
-                                                   ("Content-Disposition", "attachment; filename=\"\(ascii).pdf\"; filename*=UTF-8''\(encoded).pdf")],
-                            body: .bytes(bytes))
+        return HTTPResponse(
+            status: 200,
+            headers: [
+                ("Content-Type", "application/pdf"), ("Cache-Control", "no-store"),
+                ("Content-Disposition", "attachment; filename=\"\(ascii).pdf\"; filename*=UTF-8''\(encoded).pdf"),
+            ],
+            body: .bytes(bytes))
     }
 
     func eventStream() -> HTTPResponse {
         watcher.refresh()
-        return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"), ("X-Accel-Buffering", "no")],
-                            body: .events(EventStream(hub: watcher.hub)))
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"), ("X-Accel-Buffering", "no")],
+            body: .events(EventStream(hub: watcher.hub)))
     }
 }

@@ -3,8 +3,9 @@ import Dispatch
 import Foundation
 import TechoCommands
 import TechoModel
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public enum ServeCommand: TechoCommand {
@@ -12,15 +13,15 @@ public enum ServeCommand: TechoCommand {
     public static let usage = "serve JOURNAL [--port N] [--host ADDR] [--editor-dir DIR]"
     public static let summary = "open the journal in the live editor (a local web page); prints its URL"
     public static let discussion = """
-    The first line on stdout is the editor's URL with a secret token; open it in a browser.
-    Every request must carry the token (the page keeps it in a cookie). Log lines go to stderr.
-    Changes go through the same history as the CLI, so 'techo undo' undoes the browser's steps,
-    and changes made with techo commands while the editor is open show up in it within 2 s.
-    SIGINT (Ctrl+C) or SIGTERM finishes the requests in flight and exits 0.
-    The editor's files come from --editor-dir, else $TECHO_RESOURCES/editor, else the
-    Resources/editor folder of the source tree the binary was built in, else
-    PREFIX/share/techo/editor beside an installed PREFIX/bin/techo.
-    """
+        The first line on stdout is the editor's URL with a secret token; open it in a browser.
+        Every request must carry the token (the page keeps it in a cookie). Log lines go to stderr.
+        Changes go through the same history as the CLI, so 'techo undo' undoes the browser's steps,
+        and changes made with techo commands while the editor is open show up in it within 2 s.
+        SIGINT (Ctrl+C) or SIGTERM finishes the requests in flight and exits 0.
+        The editor's files come from --editor-dir, else $TECHO_RESOURCES/editor, else the
+        Resources/editor folder of the source tree the binary was built in, else
+        PREFIX/share/techo/editor beside an installed PREFIX/bin/techo.
+        """
     public static let options = [
         OptionSpec("port", value: "N", help: "port to listen on (default 7373; 0 takes any free port)"),
         OptionSpec("host", value: "ADDR", help: "address to listen on (default 127.0.0.1; an IPv4 or IPv6 address, or localhost)"),
@@ -55,6 +56,14 @@ public enum ServeCommand: TechoCommand {
         }
         let err = io.err
         options.log = { line in err("techo serve: \(line)\n") }
+        // A parent may have started us with these signals blocked (a test runner's worker thread,
+        // whose mask a child inherits): unblock them, or stopping would never be asked for.
+        // Done before any thread starts, so every thread inherits the unblocked mask.
+        var wanted = sigset_t()
+        sigemptyset(&wanted)
+        sigaddset(&wanted, SIGINT)
+        sigaddset(&wanted, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
         let journalURL = URL(fileURLWithPath: io.resolve(journalArg.text))
         let server: EditorServer
         do {

@@ -5,6 +5,7 @@ import Foundation
 import TechoCommands
 import TechoModel
 import Testing
+
 @testable import TechoServer
 
 @Suite struct EditingAPITests {
@@ -57,7 +58,11 @@ import Testing
         #expect(try json(up)["id"]?.string == "image-1")
         // A gesture of many recognizer events is one step, as `techo gesture --replay` is.
         let events = (0..<20).map { _ in "{\"gesture\": \"pan\", \"state\": \"changed\", \"translation\": [1, 2]}" }.joined(separator: ",")
-        let g = try s.client.post("/api/pages/p1/gesture", json: "{\"element\": \"image-1\", \"events\": [{\"gesture\": \"pinch\", \"state\": \"began\", \"scale\": 2, \"location\": [100, 80]}, \(events), {\"gesture\": \"doubleTap\"}]}")
+        let g = try s.client.post(
+            "/api/pages/p1/gesture",
+            json:
+                "{\"element\": \"image-1\", \"events\": [{\"gesture\": \"pinch\", \"state\": \"began\", \"scale\": 2, \"location\": [100, 80]}, \(events), {\"gesture\": \"doubleTap\"}]}"
+        )
         #expect(g.status == 200, "\(g.text)")
         let placed = try #require(try s.page().elements.first).placement
         #expect(placed.center == .init(120, 120) && placed.scale == 2 && placed.rotation == 90)
@@ -120,7 +125,8 @@ import Testing
                     if k == 0 {
                         r = try client.post("/api/pages/p1/draw", json: "{\"tool\": \"line\", \"width\": 2, \"from\": [\(i), 0], \"to\": [\(i), 50]}")
                     } else {
-                        r = try client.post("/api/pages/p1/gesture", json: "{\"element\": \"text-1\", \"events\": [{\"gesture\": \"pan\", \"translation\": [1, 0]}]}")
+                        r = try client.post(
+                            "/api/pages/p1/gesture", json: "{\"element\": \"text-1\", \"events\": [{\"gesture\": \"pan\", \"translation\": [1, 0]}]}")
                     }
                     if r.status != 200 { failures.add("client \(k) edit \(i): \(r.status) \(r.text)") }
                 } catch { failures.add("client \(k) edit \(i): \(error)") }
@@ -132,6 +138,61 @@ import Testing
         #expect(ink.strokes.count == perClient)
         #expect(page.elements.first { $0.id == "text-1" }?.placement.center.x == 200 + Double(perClient))
         #expect(try s.historyCount() == 1 + 2 * perClient)
+    }
+
+    @Test func textAndWashiAreAddedAndSetAsOnAPageFile() throws {
+        let s = try ServedJournal()
+        let text = try s.client.post(
+            "/api/pages/p1/elements", json: "{\"type\": \"text\", \"text\": \"京都\", \"size\": 30, \"color\": \"#5b3a29\", \"at\": [100, 60]}")
+        #expect(text.status == 200, "\(text.text)")
+        #expect(try json(text)["id"]?.string == "text-1")
+        // Tape is laid between two page points.
+        let washi = try s.client.post("/api/pages/p1/elements", json: "{\"type\": \"washi\", \"from\": [50, 200], \"to\": [250, 200], \"width\": 20}")
+        #expect(washi.status == 200, "\(washi.text)")
+        let tape = try #require(try s.page().elements.last)
+        #expect(tape.placement.center == .init(150, 200))
+        guard case .washi(let w) = tape.content else { Issue.record("not washi"); return }
+        #expect(w.from == .init(-100, 0) && w.to == .init(100, 0))
+        #expect(try s.client.post("/api/pages/p1/elements", json: "{\"type\": \"text\", \"id\": \"text-1\", \"text\": \"again\"}").status == 400)
+        #expect(try s.client.post("/api/pages/p1/elements", json: "{\"type\": \"image\", \"asset\": \"x\"}").status == 400)
+        let set = try s.client.request("PATCH", "/api/pages/p1/elements/text-1", body: Array("{\"text\": \"Kyoto\", \"align\": \"center\", \"size\": 40}".utf8))
+        #expect(set.status == 200, "\(set.text)")
+        guard case .text(let t)? = try s.page().elements.first?.content else { Issue.record("not text"); return }
+        #expect(t.text == "Kyoto" && t.align == .center && t.size == 40)
+        // A photo field on a text sticker is refused by name, and nothing changes.
+        let wrong = try s.client.request("PATCH", "/api/pages/p1/elements/text-1", body: Array("{\"sepia\": 1, \"opacity\": 0.5}".utf8))
+        #expect(wrong.status == 400)
+        #expect(try json(wrong)["error"]?.string?.contains("sepia") == true)
+        #expect(try s.page().elements.first?.opacity == 1)
+    }
+
+    @Test func backgroundFlipClearAndExports() throws {
+        let s = try ServedJournal()
+        let bg = try s.client.post("/api/pages/p1/background", json: "{\"color\": \"#f6f0e4\", \"paper\": {\"pattern\": \"grid\", \"spacing\": 20}}")
+        #expect(bg.status == 200, "\(bg.text)")
+        #expect(try s.page().background.paper?.pattern == .grid && s.page().background.paper?.spacing == 20)
+        #expect(try s.client.post("/api/pages/p1/background", json: "{\"color\": \"nope\"}").status == 400)
+        let tile = try s.client.request("POST", "/api/pages/p1/background?image=kraft.png&mode=tile&opacity=0.35", body: try ServedJournal.png(8, 8))
+        #expect(tile.status == 200, "\(tile.text)")
+        #expect(try s.page().background.image?.opacity == 0.35)
+        _ = try s.client.request("POST", "/api/pages/p1/elements?type=image&name=a.png", body: try ServedJournal.png())
+        #expect(try s.client.post("/api/pages/p1/elements/image-1/flip", json: "{\"axis\": \"h\"}").status == 200)
+        #expect(try s.page().elements.first?.placement.flipH == true)
+        #expect(try s.client.post("/api/pages/p1/elements/image-1/flip", json: "{\"axis\": \"d\"}").status == 400)
+        _ = try s.client.post("/api/pages/p1/draw", json: "{\"tool\": \"rect\", \"width\": 3, \"from\": [10, 10], \"to\": [60, 40], \"fill\": \"#ffe45c\"}")
+        #expect(try s.page().elements.map(\.kind) == [.image, .ink])
+        #expect(try s.client.post("/api/pages/p1/clear", json: "{\"what\": \"ink\"}").status == 200)
+        #expect(try s.page().elements.map(\.kind) == [.image])
+        let png = try s.client.get("/api/export/pages/p1.png?scale=0.5")
+        #expect(png.status == 200 && png.header("content-disposition") == "attachment; filename=\"01-p1.png\"")
+        #expect(Array(png.body.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let pdf = try s.client.get("/api/export/journal.pdf")
+        #expect(pdf.status == 200 && pdf.header("content-type") == "application/pdf")
+        #expect(pdf.text.hasPrefix("%PDF-") && pdf.header("content-disposition")?.contains("Served.pdf") == true)
+        let info = try json(try s.client.get("/api/journal"))
+        #expect(info["canUndo"] == .bool(true) && info["canRedo"] == .bool(false))
+        #expect(info["pages"]?.array?.first?["width"]?.number == 400)
+        #expect(info["history"]?.array?.last?["description"]?.string == "clear ink")
     }
 
     @Test func pagesAreAddedMovedAndRemoved() throws {

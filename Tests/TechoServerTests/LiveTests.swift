@@ -4,6 +4,7 @@ import Foundation
 import TechoCodecs
 import TechoModel
 import Testing
+
 @testable import TechoServer
 
 @Suite struct LiveTests {
@@ -35,7 +36,9 @@ import Testing
         let s = try ServedJournal()
         let png = try ServedJournal.png(40, 20)
         _ = try s.client.request("POST", "/api/pages/p1/elements?type=image&name=red.png&x=100&y=100", body: png)
-        _ = try s.client.post("/api/pages/p1/gesture", json: "{\"element\": \"image-1\", \"events\": [{\"gesture\": \"pinch\", \"scale\": 2}, {\"gesture\": \"rotation\", \"rotation\": 0.5}]}")
+        _ = try s.client.post(
+            "/api/pages/p1/gesture",
+            json: "{\"element\": \"image-1\", \"events\": [{\"gesture\": \"pinch\", \"scale\": 2}, {\"gesture\": \"rotation\", \"rotation\": 0.5}]}")
         let r = try s.client.get("/api/pages/p1/elements/image-1/render?scale=1")
         #expect(r.status == 200)
         // Unrotated, at the element's own scale: 80 x 40 page pixels around its centre.
@@ -69,12 +72,27 @@ import Testing
         #expect(try json(try s.client.get("/api/journal"))["revision"]?.number == Double(second))
     }
 
+    @Test func stoppingEndsTheStreamsAndFreesThePort() throws {
+        let s = try ServedJournal()
+        let port = s.port
+        let c = try RawConnection(port: port, timeout: 10)
+        try c.send(s.client.head("GET", "/api/events", length: nil))
+        _ = try c.readHead()
+        _ = try nextRevision(c)
+        let started = Date()
+        s.server.stop(grace: 10)
+        #expect(Date().timeIntervalSince(started) < 5, "an open event stream must not hold the stop up")
+        #expect(throws: RawHTTPError.self) { _ = try RawConnection(port: port, timeout: 2) }
+    }
+
     /// Reads the stream's chunked frames until an `event: revision` and returns its number.
     func nextRevision(_ c: RawConnection) throws -> UInt64 {
         var sawEvent = false
         while let line = try c.readLine() {
             if line == "event: revision" { sawEvent = true }
-            if sawEvent, line.hasPrefix("data: "), let v = try json(RawResponse(status: 200, headers: [:], body: Array(line.dropFirst(6).utf8)))["revision"]?.number {
+            if sawEvent, line.hasPrefix("data: "),
+                let v = try json(RawResponse(status: 200, headers: [:], body: Array(line.dropFirst(6).utf8)))["revision"]?.number
+            {
                 return UInt64(v)
             }
         }

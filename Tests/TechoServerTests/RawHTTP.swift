@@ -2,8 +2,9 @@
 // would never send (a foreign Host), a declared length bigger than what is sent, a connection
 // closed mid-body, a stream read line by line.
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct RawResponse {

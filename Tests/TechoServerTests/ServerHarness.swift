@@ -4,6 +4,7 @@ import TechoCodecs
 import TechoCommands
 import TechoModel
 import TechoRaster
+
 @testable import TechoServer
 
 final class ServedJournal {

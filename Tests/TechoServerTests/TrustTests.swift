@@ -4,6 +4,7 @@ import Foundation
 import TechoCodecs
 import TechoModel
 import Testing
+
 @testable import TechoServer
 
 @Suite struct TrustTests {
@@ -72,8 +73,10 @@ import Testing
     @Test func anOversizedBodyIsRefusedBeforeItIsSent() throws {
         let s = try ServedJournal()
         // Only the headers go out; the server must answer without waiting for the 9 MB.
-        for (path, length) in [("/api/pages/p1/draw", JSONLimits.default.maxBytes + 1),
-                               ("/api/pages/p1/elements?type=image&name=big.png", ImageLimits.default.maxFileBytes + 1)] {
+        for (path, length) in [
+            ("/api/pages/p1/draw", JSONLimits.default.maxBytes + 1),
+            ("/api/pages/p1/elements?type=image&name=big.png", ImageLimits.default.maxFileBytes + 1),
+        ] {
             let c = try RawConnection(port: s.port, timeout: 5)
             try c.send(s.client.head("POST", path, length: length))
             let r = try c.readResponse()

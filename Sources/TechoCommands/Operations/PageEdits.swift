@@ -41,8 +41,9 @@ public enum PageEdits {
         let info = try JournalAccess.verifiedInfo(bytes, name: name)
         var stored = bytes
         if info.format == .jpeg && !keepGPS { stored = JPEGMetadata.removingGPS(stored) }
-        return PreparedPicture(bytes: stored, ext: info.format == .png ? "png" : "jpg",
-                               naturalWidth: Double(info.naturalWidth), naturalHeight: Double(info.naturalHeight))
+        return PreparedPicture(
+            bytes: stored, ext: info.format == .png ? "png" : "jpg",
+            naturalWidth: Double(info.naturalWidth), naturalHeight: Double(info.naturalHeight))
     }
 
     /// Appends `stroke` to the page's topmost ink layer, creating one (`ink-<n>`) on first use.
@@ -83,7 +84,8 @@ public enum PageEdits {
         if let template {
             guard Identifier.isValid(template), Templates.builtinNames().contains(template) else {
                 let names = Templates.builtinNames()
-                throw CommandError(.noInput, "template: no built-in template '\(template)'; templates: " + (names.isEmpty ? "(none found)" : names.joined(separator: ", ")))
+                throw CommandError(
+                    .noInput, "template: no built-in template '\(template)'; templates: " + (names.isEmpty ? "(none found)" : names.joined(separator: ", ")))
             }
             let quiet = CommandIO(out: { _ in }, err: { _ in })
             loaded = try PageAddCommand.loadTemplate(Arg(token: ArgumentToken(index: 0, text: template), name: "template"), store: store, io: quiet)
@@ -102,12 +104,15 @@ public enum PageEdits {
             var page: Page
             do {
                 if let (t, map) = loaded {
-                    page = try Page(id: id, size: t.size ?? last?.size, dpi: t.dpi ?? last?.dpi ?? Page.defaultDPI,
-                                    background: t.background ?? last?.background ?? Background(), margin: last?.margin ?? 0,
-                                    slots: t.slots, elements: t.elements).replacingAssets(map)
+                    page = try Page(
+                        id: id, size: t.size ?? last?.size, dpi: t.dpi ?? last?.dpi ?? Page.defaultDPI,
+                        background: t.background ?? last?.background ?? Background(), margin: last?.margin ?? 0,
+                        slots: t.slots, elements: t.elements
+                    ).replacingAssets(map)
                 } else {
-                    page = try Page(id: id, size: last?.size, dpi: last?.dpi ?? Page.defaultDPI,
-                                    background: last?.background ?? Background(), margin: last?.margin ?? 0)
+                    page = try Page(
+                        id: id, size: last?.size, dpi: last?.dpi ?? Page.defaultDPI,
+                        background: last?.background ?? Background(), margin: last?.margin ?? 0)
                 }
             } catch {
                 throw CommandError(.dataError, "template: \(error)")
@@ -152,8 +157,21 @@ public enum PageEdits {
 
     /// The page as `techo export --scale S` writes it: the same renderer call and PNG settings.
     public static func pngBytes(of page: Page, scale: Double, renderer: PageRenderer) throws -> [UInt8] {
+        var seconds = (render: 0.0, encode: 0.0)
+        return try pngBytes(of: page, scale: scale, renderer: renderer, seconds: &seconds)
+    }
+
+    /// The same, adding the seconds spent rendering and encoding to `seconds`.
+    public static func pngBytes(of page: Page, scale: Double, renderer: PageRenderer, seconds: inout (render: Double, encode: Double)) throws -> [UInt8] {
+        let t0 = ContinuousClock.now
         let rendered = try renderer.render(page, scale: scale)
-        return try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: ExportSettings().level, name: "page \(page.id)")
+        let t1 = ContinuousClock.now
+        let bytes = try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: ExportSettings().level, name: "page \(page.id)")
+        let t2 = ContinuousClock.now
+        func s(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+        seconds.render += s(t1 - t0)
+        seconds.encode += s(t2 - t1)
+        return bytes
     }
 
     /// The pages as one PDF, as `techo export --format pdf` writes it (each page at its own size).

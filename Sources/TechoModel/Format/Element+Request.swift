@@ -4,13 +4,26 @@
 
 extension Element {
     /// Decodes one element written as in a page file (docs/format.md) to be added to `page`:
-    /// a missing `id` gets the next free `<type>-<n>`, a missing `at` is the page centre.
+    /// a missing `id` gets the next free `<type>-<n>`, a missing `at` is the page centre, and
+    /// washi without `at` has its `from` and `to` in page coordinates (as in a manifest).
     /// Returns nil after reporting into `node`'s context; an id already on the page is reported.
     public static func decode(_ node: JSONNode, addingTo page: Page) -> Element? {
         var value = node.value
         if case .object(var o) = value {
             if o["id"] == nil, case .string(let type)? = o["type"], let kind = Kind(rawValue: type) {
                 o["id"] = .string(page.nextElementID(for: kind))
+            }
+            if o["at"] == nil, case .string("washi")? = o["type"], let f = o["from"], let t = o["to"] {
+                // Tape is laid from one page point to another, as in a manifest: centre it between them.
+                let scratch = DecodingContext()
+                if let from = JSONNode(value: f, path: "", context: scratch).lengthPoint(dpi: page.dpi),
+                    let to = JSONNode(value: t, path: "", context: scratch).lengthPoint(dpi: page.dpi)
+                {
+                    let mid = (from + to) / 2
+                    o["at"] = [.number(mid.x), .number(mid.y)]
+                    o["from"] = [.number(from.x - mid.x), .number(from.y - mid.y)]
+                    o["to"] = [.number(to.x - mid.x), .number(to.y - mid.y)]
+                }
             }
             if o["at"] == nil { o["at"] = [.number(page.center.x), .number(page.center.y)] }
             value = .object(o)

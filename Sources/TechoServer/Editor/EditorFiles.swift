@@ -61,9 +61,13 @@ public struct EditorFiles: Sendable {
     func response(for path: String) -> HTTPResponse? {
         let key = path == "/" ? "/index.html" : path
         guard let url = files[key], let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        return HTTPResponse(status: 200, headers: [("Content-Type", EditorFiles.contentType(key)), ("Cache-Control", "no-cache"),
-                                                   ("X-Content-Type-Options", "nosniff")],
-                            body: .bytes([UInt8](data)))
+        return HTTPResponse(
+            status: 200,
+            headers: [
+                ("Content-Type", EditorFiles.contentType(key)), ("Cache-Control", "no-cache"),
+                ("X-Content-Type-Options", "nosniff"),
+            ],
+            body: .bytes([UInt8](data)))
     }
 
     static func contentType(_ path: String) -> String {

@@ -7,8 +7,9 @@
 // closures that get this object back from an Unmanaged context pointer.
 import CLibMicroHTTPD
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What decides about requests: first from the headers alone, then with the body.
@@ -48,8 +49,9 @@ public final class HTTPDaemon: @unchecked Sendable {
     /// Starts listening on `host` (an IPv4 or IPv6 literal) and `port` (0: any free port).
     public init(host: String, port: UInt16, limits: Limits = Limits(), handler: HTTPHandler) throws {
         self.handler = handler
-        var flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
-                           | MHD_USE_ITC.rawValue | MHD_USE_POLL.rawValue)
+        var flags = UInt32(
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
+                | MHD_USE_ITC.rawValue | MHD_USE_POLL.rawValue)
         var v4 = sockaddr_in(), v6 = sockaddr_in6()
         let started: OpaquePointer?
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -58,8 +60,9 @@ public final class HTTPDaemon: @unchecked Sendable {
             v4.sin_port = port.bigEndian
             started = withUnsafePointer(to: &v4) { p in
                 p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    techo_mhd_start(flags, $0, HTTPDaemon.access, HTTPDaemon.completed, context,
-                                    limits.connections, limits.idleTimeout, limits.connectionMemory)
+                    techo_mhd_start(
+                        flags, $0, HTTPDaemon.access, HTTPDaemon.completed, context,
+                        limits.connections, limits.idleTimeout, limits.connectionMemory)
                 }
             }
         } else if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
@@ -68,15 +71,17 @@ public final class HTTPDaemon: @unchecked Sendable {
             v6.sin6_port = port.bigEndian
             started = withUnsafePointer(to: &v6) { p in
                 p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    techo_mhd_start(flags, $0, HTTPDaemon.access, HTTPDaemon.completed, context,
-                                    limits.connections, limits.idleTimeout, limits.connectionMemory)
+                    techo_mhd_start(
+                        flags, $0, HTTPDaemon.access, HTTPDaemon.completed, context,
+                        limits.connections, limits.idleTimeout, limits.connectionMemory)
                 }
             }
         } else {
             throw ServerStartError(description: "--host: '\(host)' is not an IPv4 or IPv6 address (such as 127.0.0.1 or ::1)")
         }
         guard let started else {
-            throw ServerStartError(description: "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port) (in use, or not an address of this machine)")
+            throw ServerStartError(
+                description: "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port) (in use, or not an address of this machine)")
         }
         daemon = started
         self.port = techo_mhd_bound_port(started)
@@ -86,12 +91,14 @@ public final class HTTPDaemon: @unchecked Sendable {
     /// (event streams must already have been told to end), then stops the daemon.
     public func stop(grace: Double = 30) {
         guard let d = daemon else { return }
-        _ = MHD_quiesce_daemon(d)
+        // Quiescing hands the listening socket back to us; it may be closed only after the stop.
+        let listener = MHD_quiesce_daemon(d)
         let deadline = Date(timeIntervalSinceNow: grace)
         lock.lock()
         while inFlight > 0 && lock.wait(until: deadline) {}
         lock.unlock()
         MHD_stop_daemon(d)
+        if listener >= 0 { close(listener) }
         daemon = nil
     }
 
@@ -122,9 +129,10 @@ public final class HTTPDaemon: @unchecked Sendable {
         if conCls.pointee == nil {
             // First call: the headers are here, the body is not.
             daemon.begin()
-            let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
-                                      query: values(connection, .GET_ARGUMENT_KIND), headers: values(connection, .HEADER_KIND, lowercased: true),
-                                      cookies: values(connection, .COOKIE_KIND))
+            let request = HTTPRequest(
+                method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
+                query: values(connection, .GET_ARGUMENT_KIND), headers: values(connection, .HEADER_KIND, lowercased: true),
+                cookies: values(connection, .COOKIE_KIND))
             let exchange = Exchange(request: request, limit: 0)
             conCls.pointee = Unmanaged.passRetained(exchange).toOpaque()
             let (refusal, limit) = daemon.handler.screen(request)
@@ -194,12 +202,16 @@ public final class HTTPDaemon: @unchecked Sendable {
     }
 
     /// Hands a response to libmicrohttpd.
+    /// MHD_RESPMEM_MUST_COPY (2): the library copies the bytes, so Swift's buffer may go at once.
+    /// The enum's cases do not import by name, so it is made from its value, which the C API fixes.
+    static let mustCopy = MHD_ResponseMemoryMode(rawValue: 2)!
+
     static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
         let made: OpaquePointer?
         switch response.body {
         case .bytes(let bytes):
             made = bytes.withUnsafeBytes { raw in
-                MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode(rawValue: 2)!)  // MHD_RESPMEM_MUST_COPY
+                MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), mustCopy)
             }
         case .events(let stream):
             let cls = Unmanaged.passRetained(stream).toOpaque()

@@ -18,8 +18,10 @@ public struct HTTPRequest: Sendable {
     /// The body (empty for GET).
     public var body: [UInt8]
 
-    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
-                cookies: [String: String] = [:], body: [UInt8] = []) {
+    public init(
+        method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
+        cookies: [String: String] = [:], body: [UInt8] = []
+    ) {
         self.method = method; self.path = path; self.query = query; self.headers = headers; self.cookies = cookies; self.body = body
     }
 
@@ -50,8 +52,9 @@ public struct HTTPResponse: Sendable {
 
     /// A JSON response.
     static func json(_ status: Int = 200, _ value: JSONValue) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")],
-                     body: .bytes(value.serializedBytes()))
+        HTTPResponse(
+            status: status, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")],
+            body: .bytes(value.serializedBytes()))
     }
 
     /// `{"error": message}` with `status`.

@@ -6,8 +6,9 @@
 // inotify keeps it simple and works on every file system, and 0.25 s is far inside the 2 s the
 // product promises.
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Watches a journal folder and publishes its revision.
