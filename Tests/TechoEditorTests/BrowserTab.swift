@@ -39,6 +39,7 @@ final class BrowserTab {
     }
 
     /// Evaluates `expression` in the page (awaiting a promise) and returns its JSON value.
+    @discardableResult
     func evaluate(_ expression: String) throws -> Any? {
         let r = try send("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true])
         if let ex = r["exceptionDetails"] as? [String: Any] {

@@ -363,7 +363,8 @@ import Testing
 
     // MARK: how it looks
 
-    /// Screenshots at a laptop and a tablet size; with TECHO_RECORD=1 they become the README's.
+    /// The layout at a laptop and a tablet size: the page fits, targets are 44 px, controls are
+    /// labelled; the screenshots go to the test artifacts folder to be looked at.
     @Test(arguments: [(1440, 900, false, "editor.png"), (1024, 1366, true, "editor-tablet.png")])
     func layoutFitsAndTargetsAreBigEnough(size: (Int, Int, Bool, String)) throws {
         let f = try EditorFixture(width: size.0, height: size.1, touch: size.2)
@@ -391,10 +392,31 @@ import Testing
         try f.tab.waitFor("!document.getElementById('selection-panel').hidden", what: "the selection panel")
         let shot = try f.tab.screenshot(x: 0, y: 0, w: Double(size.0), h: Double(size.1))
         try shot.write(to: Fixtures.artifactsDirectory("editor").appendingPathComponent(size.3))
-        if ProcessInfo.processInfo.environment["TECHO_RECORD"] == "1" {
-            try shot.write(to: Fixtures.url("../../docs/\(size.3)"))
-            Issue.record("TECHO_RECORD=1: wrote docs/\(size.3); run again without it")
+    }
+
+    /// With TECHO_RECORD=1 (after `make demo`), the README's screenshots: the demo journal in the
+    /// editor at a laptop and a tablet size, written to docs/ (and then the test fails, as every
+    /// recording does).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TECHO_RECORD"] == "1"),
+          arguments: [(1440, 900, false, "editor.png"), (1024, 1366, true, "editor-tablet.png")])
+    func recordReadmeScreenshots(size: (Int, Int, Bool, String)) throws {
+        let demo = Fixtures.url("../../out/demo/kyoto.techo")
+        guard FileManager.default.fileExists(atPath: demo.appendingPathComponent("journal.json").path) else {
+            Issue.record("run make demo first: \(demo.path) is missing")
+            return
         }
+        let f = try EditorFixture(width: size.0, height: size.1, touch: size.2, journal: demo)
+        try f.waitSettled()
+        // Select the cat sticker, so the selection panel shows too.
+        let cat = try #require(try f.tab.evaluate("(() => { const e = techoEditor.pageData.elements.find((e) => e.type === 'image'); return e ? [e.id, e.transform[4], e.transform[5]] : null; })()") as? [Any])
+        let b = try f.tab.box("[data-techo-page]")
+        let page = try #require(try f.tab.evaluate("[techoEditor.view.page.width, techoEditor.view.page.height]") as? [NSNumber])
+        try f.tab.click(b.x + number(cat[1])! * b.w / page[0].doubleValue, b.y + number(cat[2])! * b.h / page[1].doubleValue)
+        try f.tab.waitFor("techoEditor.selection === '\(cat[0])'", what: "the sticker to be selected")
+        try f.waitSettled()
+        let shot = try f.tab.screenshot(x: 0, y: 0, w: Double(size.0), h: Double(size.1))
+        try shot.write(to: Fixtures.url("../../docs/\(size.3)"))
+        Issue.record("TECHO_RECORD=1: wrote docs/\(size.3); run again without it")
     }
 }
 

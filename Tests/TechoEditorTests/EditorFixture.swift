@@ -110,12 +110,14 @@ final class EditorFixture {
 
     /// The page the tests drive: 600x800 at 300 dpi, a dotted paper, the tomato sticker (id
     /// `tomato`), a text (id `title`) and one blue pencil stroke (ink layer `ink-1`).
-    init(width: Int = 1440, height: Int = 900, touch: Bool = false) throws {
+    /// With `journal`, a copy of that journal instead (it is never changed).
+    init(width: Int = 1440, height: Int = 900, touch: Bool = false, journal source: URL? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("techo-editor-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         journal = folder.appendingPathComponent("j.techo")
         let j = journal.path, tomato = EditorFixture.fixtures.appendingPathComponent("tomato.png").path
-        for args in [
+        if let source { try FileManager.default.copyItem(at: source, to: journal) }
+        for args in source != nil ? [] : [
             ["init", j, "--title", "Browser test", "--size", "600x800", "--background", "#f6f0e4", "--paper", "dots"],
             ["add", "image", j, "p1", tomato, "--id", "tomato", "--at", "200,250", "--scale", "1.5"],
             ["add", "text", j, "p1", "techo", "--id", "title", "--at", "420,120", "--size", "48", "--color", "#5b3a29"],
