@@ -134,6 +134,26 @@ func directorySize(_ url: URL) -> Int {
         #expect(store.check().map(\.description).contains { $0.hasPrefix("\(asset.path): missing (used by pages/p1.json)") })
     }
 
+    /// Regression: an import's temp file was written without the lock, and a reader's recovery
+    /// (which removes stray temp files) could delete it before the rename ("cannot rename into
+    /// place"), as the editor's server did when the page asked for the journal during an upload.
+    @Test func aReaderDuringAnImportDoesNotRemoveItsTempFile() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let (store, _) = try newStore(dir)
+        let reader = try JournalStore.open(store.url)
+        let done = DispatchSemaphore(value: 0)
+        store.faultHook = { stage, path in
+            guard stage == .tempWritten, path.hasPrefix("assets/") else { return }
+            // Another thread opens the journal while the temp file waits for its rename.
+            Thread.detachNewThread { _ = try? reader.read(); done.signal() }
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        let ref = try store.importAsset(Array("another sticker".utf8), ext: "png")
+        done.wait()
+        #expect(FileManager.default.fileExists(atPath: store.url.appendingPathComponent(ref.path).path))
+    }
+
     @Test func futureJournalVersionIsRefusedOnOpen() throws {
         let dir = TempDir()
         defer { dir.cleanup() }

@@ -82,7 +82,7 @@ public final class JournalStore {
                 throw StorageError(path: source.path, message: "no such file")
             }
             guard SHA256.hex(bytes) == ref.sha256 else { throw StorageError(path: source.path, message: "changed while being imported") }
-            _ = try store.importAsset(bytes, ext: ref.ext)
+            _ = try store.importAssetUnlocked(bytes, ext: ref.ext)
         }
         let ids = Set(pages.map(\.id))
         guard ids.count == pages.count, Set(journal.pageOrder) == ids else {
@@ -250,8 +250,15 @@ public final class JournalStore {
     // MARK: Assets
 
     /// Copies bytes into `assets/<sha256>.<ext>` unless they are already there; returns the
-    /// reference. Importing the same bytes twice stores them once.
+    /// reference. Importing the same bytes twice stores them once. Holds the journal's lock
+    /// while it writes, because every locked open removes stray temp files: without the lock, a
+    /// reader in another thread or process could delete this import's temp file before its rename.
     public func importAsset(_ bytes: [UInt8], ext: String) throws -> AssetRef {
+        try locked { try importAssetUnlocked(bytes, ext: ext) }
+    }
+
+    /// `importAsset` for a caller that holds the lock, or a bundle nobody else can see yet.
+    private func importAssetUnlocked(_ bytes: [UInt8], ext: String) throws -> AssetRef {
         var e = ext.lowercased()
         if e == "jpeg" { e = "jpg" }
         let ref = try AssetRef(sha256: SHA256.hex(bytes), ext: e)
