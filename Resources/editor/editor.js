@@ -4,7 +4,7 @@
 
 import { Api } from './api.js';
 import { PointerInput } from './input.js';
-import { applyEvent, apply, invert } from './matrix.js';
+import { applyEvent, apply, invert, multiply } from './matrix.js';
 import { makeTools } from './tools/index.js';
 import { View } from './view.js';
 
@@ -212,6 +212,13 @@ class Editor {
     const editor = this;
     this.inGesture++;
     const el = element;
+    // The sprite is the element with its own scale and flips but unrotated, its rectangle in page
+    // pixels about the centre: it is drawn under G·U0, where G is what the gesture did so far
+    // (m · M0⁻¹) and U0 = translate(centre) · rotate(stored rotation).
+    const stored = ((this.pageData.page && this.pageData.page.elements) || []).find((e) => e.id === el.id) || {};
+    const theta = ((stored.rotate || 0) * Math.PI) / 180;
+    const u0 = [Math.cos(theta), Math.sin(theta), -Math.sin(theta), Math.cos(theta), el.transform[4], el.transform[5]];
+    const m0inv = invert(el.transform) || [1, 0, 0, 1, 0, 0];
     const live = {
       m: el.transform.slice(),
       assets: null,
@@ -228,7 +235,9 @@ class Editor {
       draw() {
         const h = editor.view.handle(el.id);
         if (h) editor.view.placeHandle(h, el, this.m);
-        if (this.assets && this.assets.rect) editor.view.drawLive(this.assets.backdrop, this.assets.sprite, this.assets.rect, this.m);
+        if (this.assets && this.assets.rect) {
+          editor.view.drawLive(this.assets.backdrop, this.assets.sprite, this.assets.rect, multiply(multiply(this.m, m0inv), u0));
+        }
       },
       abort() {
         this.finish();

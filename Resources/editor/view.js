@@ -96,7 +96,7 @@ export class View {
 
   /**
    * Draws the page as it is during a gesture: the backdrop (the page rendered without the
-   * element) and the element's sprite under the live transform `m`.
+   * element) and the element's sprite, whose rectangle `rect` (page pixels) `m` maps to the page.
    */
   drawLive(backdrop, sprite, rect, m) {
     const ctx = this.context();

@@ -30,6 +30,8 @@ import Testing
             let t = Double(i) / 12
             try f.tab.mouse("mouseMoved", a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t, buttons: 1)
         }
+        // What the overlay shows at the end of the gesture is what the journal then renders.
+        let live = try f.pageShot()
         let duringGesture = f.browser.takeEvents("Network.requestWillBeSent", session: f.tab.session)
         try f.tab.mouse("mouseReleased", b.0, b.1, clickCount: 1)
         try f.waitForJournal("the tomato moved") { (point(try f.element("tomato")["at"])?.0 ?? 200) > 300 }
@@ -51,6 +53,9 @@ import Testing
         #expect(history.contains("gesture tomato"), "\(history)")
         // The overlay is gone once the new render is on screen.
         #expect(try f.tab.evaluate("document.querySelector('[data-techo-page]').classList.contains('live')") as? Bool == false)
+        let diff = try f.compareWithExport(live, name: "drag-live")
+        print("live overlay at the drag's end vs techo export after it: \(diff)")
+        #expect(diff.psnr >= 30, "\(diff)")
     }
 
     @Test func twoFingerPinchAndRotateAboutTheirMidpoint() throws {
@@ -70,6 +75,8 @@ import Testing
             fingers = try place(1 + 0.5 * t, 30 * t)
             try f.tab.touch("touchMove", fingers)
         }
+        try f.tab.waitFor("document.querySelector('[data-techo-page]').classList.contains('live')", what: "the live overlay")
+        let live = try f.pageShot()
         try f.tab.touch("touchEnd", [])
         try f.waitForJournal("the tomato was pinched") { (number(try f.element("tomato")["scale"]) ?? 1.5) > 2 }
         let e = try f.element("tomato")
@@ -81,6 +88,11 @@ import Testing
         #expect(abs(at.0 - 200) < 3 && abs(at.1 - 250) < 3, "at \(at)")
         let history = try Techo.run(["history", f.journal.path], in: f.folder)
         #expect(history.components(separatedBy: "gesture tomato").count == 2, "one history step: \(history)")
+        // The sprite under the live transform (scaled and turned) matches the committed render.
+        try f.waitSettled()
+        let diff = try f.compareWithExport(live, name: "pinch-live")
+        print("live overlay at the pinch's end vs techo export after it: \(diff)")
+        #expect(diff.psnr >= 30, "\(diff)")
     }
 
     @Test func doubleClickTurnsAQuarter() throws {
@@ -344,19 +356,8 @@ import Testing
         let f = try EditorFixture()
         try f.waitSettled()
         let scale = try f.tab.number("techoEditor.view.scale")
-        let b = try f.tab.box("[data-techo-page]")
-        let shot = try f.tab.screenshot(x: b.x, y: b.y, w: b.w, h: b.h)
-        let ref = f.folder.appendingPathComponent("ref.png")
-        try Techo.run(["export", f.journal.path, "--page", "p1", "--scale", String(scale), "-o", ref.path], in: f.folder)
-        let actual = try ImageDecoder.decode([UInt8](shot), name: "screenshot").pixels
-        let expected = try ImageDecoder.decode([UInt8](try Data(contentsOf: ref)), name: ref.path).pixels
-        #expect(abs(actual.width - expected.width) <= 1 && abs(actual.height - expected.height) <= 1,
-                "screenshot \(actual.width)x\(actual.height), export \(expected.width)x\(expected.height)")
-        let w = min(actual.width, expected.width), h = min(actual.height, expected.height)
-        let diff = compareImages(crop(actual, w, h), crop(expected, w, h), tolerance: 8)
+        let diff = try f.compareWithExport(try f.pageShot(), name: "page")
         print("page element vs techo export --scale \(scale): \(diff)")
-        let dir = Fixtures.artifactsDirectory("editor")
-        try Data(shot).write(to: dir.appendingPathComponent("page-screenshot.png"))
         #expect(diff.psnr >= 35, "\(diff)")
         #expect(Double(diff.differingPixels) <= 0.005 * Double(diff.pixelCount), "\(diff)")
     }

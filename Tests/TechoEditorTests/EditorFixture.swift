@@ -3,6 +3,8 @@
 // headless Chromium tab with the editor open.
 
 import Foundation
+import TechoCodecs
+import TechoRaster
 import TechoTestSupport
 
 /// Runs the built `techo` binary.
@@ -192,6 +194,32 @@ final class EditorFixture {
     func client(_ x: Double, _ y: Double) throws -> (Double, Double) {
         let b = try tab.box("[data-techo-page]")
         return (b.x + x * b.w / 600, b.y + y * b.h / 800)
+    }
+
+    /// A screenshot of the page element, one device pixel per CSS pixel.
+    func pageShot() throws -> Data {
+        let b = try tab.box("[data-techo-page]")
+        return try tab.screenshot(x: b.x, y: b.y, w: b.w, h: b.h)
+    }
+
+    /// Compares a screenshot of the page element with `techo export --scale S` of page p1 at the
+    /// scale the editor shows (over the common size; the two differ by at most a pixel); keeps
+    /// both in the test artifacts folder as NAME-screen.png and NAME-export.png.
+    func compareWithExport(_ shot: Data, name: String) throws -> ImageDiff {
+        let scale = try tab.number("techoEditor.view.scale")
+        let ref = folder.appendingPathComponent("\(name)-export.png")
+        try Techo.run(["export", journal.path, "--page", "p1", "--scale", String(scale), "-o", ref.path], in: folder)
+        let actual = try ImageDecoder.decode([UInt8](shot), name: "screenshot").pixels
+        let expected = try ImageDecoder.decode([UInt8](try Data(contentsOf: ref)), name: ref.path).pixels
+        guard abs(actual.width - expected.width) <= 1 && abs(actual.height - expected.height) <= 1 else {
+            throw DevToolsError(description: "screenshot \(actual.width)x\(actual.height), export \(expected.width)x\(expected.height)")
+        }
+        let dir = Fixtures.artifactsDirectory("editor")
+        try shot.write(to: dir.appendingPathComponent("\(name)-screen.png"))
+        try? FileManager.default.removeItem(at: dir.appendingPathComponent("\(name)-export.png"))
+        try FileManager.default.copyItem(at: ref, to: dir.appendingPathComponent("\(name)-export.png"))
+        let w = min(actual.width, expected.width), h = min(actual.height, expected.height)
+        return compareImages(crop(actual, w, h), crop(expected, w, h), tolerance: 8)
     }
 
     /// Waits until the editor shows the journal's current state (no refresh or change pending).
