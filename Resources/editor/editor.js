@@ -126,11 +126,12 @@ class Editor {
     if (this.selection && !data.elements.some((e) => e.id === this.selection)) this.selection = null;
     await this.view.showRender(blob, () => {
       this.view.showHandles(data.elements, this.selection, (h) => this.select(h, { focus: false }));
+      // Scripts and tests read which revision is on screen from the page element.
+      this.view.frame.dataset.techoRevision = String(data.revision ?? journal.revision);
       if (then) then();
     });
     this.showSelection();
     this.showPage();
-    this.view.frame.dataset.techoRevision = String(data.revision ?? journal.revision);
   }
 
   elementById(id) { return this.pageData ? this.pageData.elements.find((e) => e.id === id) : null; }
@@ -179,7 +180,7 @@ class Editor {
     } else if (!id && document.activeElement && document.activeElement.classList.contains('handle')) {
       document.activeElement.blur();
     }
-    if (id) this.prepareLive(id);
+    if (id && this.elementById(id).type !== 'ink') this.prepareLive(id);
     this.showSelection();
   }
 
