@@ -21,9 +21,11 @@ final class BrowserTab {
         session = s
         try send("Page.enable")
         try send("Runtime.enable")
-        try send("Emulation.setDeviceMetricsOverride", [
-            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": touch,
-        ])
+        try send(
+            "Emulation.setDeviceMetricsOverride",
+            [
+                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": touch,
+            ])
         if touch { try send("Emulation.setTouchEmulationEnabled", ["enabled": true, "maxTouchPoints": 5]) }
     }
 
@@ -69,10 +71,14 @@ final class BrowserTab {
     }
 
     func collectProblems() {
-        if let status = try? evaluate("(() => { const s = document.getElementById('status'); return s && s.classList.contains('error') ? s.textContent : null; })()") as? String {
+        if let status = try? evaluate(
+            "(() => { const s = document.getElementById('status'); return s && s.classList.contains('error') ? s.textContent : null; })()") as? String
+        {
             problems.append("the editor says: \(status)")
         }
-        if let state = try? evaluate("window.techoEditor ? JSON.stringify({refreshing: !!techoEditor.refreshing, inGesture: techoEditor.inGesture, tool: techoEditor.tool.name, state: techoEditor.tool.current}) : null") as? String {
+        if let state = try? evaluate(
+            "window.techoEditor ? JSON.stringify({refreshing: !!techoEditor.refreshing, inGesture: techoEditor.inGesture, tool: techoEditor.tool.name, state: techoEditor.tool.current}) : null"
+        ) as? String {
             problems.append("editor state \(state)")
         }
         for e in browser.takeEvents("Runtime.exceptionThrown", session: session) {
@@ -86,7 +92,11 @@ final class BrowserTab {
     /// The CSS box of the first element matching `selector`: (left, top, width, height).
     func box(_ selector: String) throws -> (x: Double, y: Double, w: Double, h: Double) {
         let quoted = String(data: try JSONSerialization.data(withJSONObject: [selector]), encoding: .utf8) ?? "[]"
-        guard let r = try evaluate("(() => { const e = document.querySelector(\(quoted)[0]); if (!e) return null; const b = e.getBoundingClientRect(); return [b.left, b.top, b.width, b.height]; })()") as? [NSNumber] else {
+        guard
+            let r = try evaluate(
+                "(() => { const e = document.querySelector(\(quoted)[0]); if (!e) return null; const b = e.getBoundingClientRect(); return [b.left, b.top, b.width, b.height]; })()"
+            ) as? [NSNumber]
+        else {
             throw DevToolsError(description: "no element matches \(selector)")
         }
         return (r[0].doubleValue, r[1].doubleValue, r[2].doubleValue, r[3].doubleValue)
@@ -94,8 +104,10 @@ final class BrowserTab {
 
     // Real input.
 
-    func mouse(_ type: String, _ x: Double, _ y: Double, buttons: Int = 0, clickCount: Int = 0,
-               pointerType: String = "mouse", force: Double? = nil, modifiers: Int = 0) throws {
+    func mouse(
+        _ type: String, _ x: Double, _ y: Double, buttons: Int = 0, clickCount: Int = 0,
+        pointerType: String = "mouse", force: Double? = nil, modifiers: Int = 0
+    ) throws {
         var p: [String: Any] = ["type": type, "x": x, "y": y, "modifiers": modifiers, "pointerType": pointerType]
         if type != "mouseMoved" || buttons != 0 { p["button"] = "left" }
         if buttons != 0 || type == "mouseReleased" { p["buttons"] = type == "mouseReleased" ? 0 : buttons }
@@ -105,14 +117,17 @@ final class BrowserTab {
     }
 
     /// A press, a move in `steps` steps along the segment, and a release.
-    func drag(from a: (Double, Double), to b: (Double, Double), steps: Int = 12, pointerType: String = "mouse",
-              pressure: ((Double) -> Double)? = nil) throws {
+    func drag(
+        from a: (Double, Double), to b: (Double, Double), steps: Int = 12, pointerType: String = "mouse",
+        pressure: ((Double) -> Double)? = nil
+    ) throws {
         try mouse("mouseMoved", a.0, a.1, pointerType: pointerType)
         try mouse("mousePressed", a.0, a.1, buttons: 1, clickCount: 1, pointerType: pointerType, force: pressure?(0))
         for i in 1...steps {
             let t = Double(i) / Double(steps)
-            try mouse("mouseMoved", a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t, buttons: 1,
-                      pointerType: pointerType, force: pressure?(t))
+            try mouse(
+                "mouseMoved", a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t, buttons: 1,
+                pointerType: pointerType, force: pressure?(t))
         }
         try mouse("mouseReleased", b.0, b.1, clickCount: 1, pointerType: pointerType, force: pressure?(1))
     }
@@ -139,8 +154,10 @@ final class BrowserTab {
 
     /// A key press: keyDown (with its text when it types) and keyUp. `modifiers`: 2 Ctrl, 8 Shift.
     func key(_ key: String, code: String, keyCode: Int, modifiers: Int = 0) throws {
-        let base: [String: Any] = ["key": key, "code": code, "windowsVirtualKeyCode": keyCode,
-                                   "nativeVirtualKeyCode": keyCode, "modifiers": modifiers]
+        let base: [String: Any] = [
+            "key": key, "code": code, "windowsVirtualKeyCode": keyCode,
+            "nativeVirtualKeyCode": keyCode, "modifiers": modifiers,
+        ]
         try send("Input.dispatchKeyEvent", base.merging(["type": "rawKeyDown"]) { $1 })
         try send("Input.dispatchKeyEvent", base.merging(["type": "keyUp"]) { $1 })
     }
@@ -164,9 +181,15 @@ final class BrowserTab {
 
     /// A PNG of the CSS rectangle, one device pixel per CSS pixel.
     func screenshot(x: Double, y: Double, w: Double, h: Double) throws -> Data {
-        let r = try send("Page.captureScreenshot", ["format": "png", "fromSurface": true,
-                                                    "clip": ["x": x, "y": y, "width": w, "height": h, "scale": 1]], timeout: 60)
-        guard let b64 = r["data"] as? String, let data = Data(base64Encoded: b64) else { throw DevToolsError(description: "Page.captureScreenshot gave no image") }
+        let r = try send(
+            "Page.captureScreenshot",
+            [
+                "format": "png", "fromSurface": true,
+                "clip": ["x": x, "y": y, "width": w, "height": h, "scale": 1],
+            ], timeout: 60)
+        guard let b64 = r["data"] as? String, let data = Data(base64Encoded: b64) else {
+            throw DevToolsError(description: "Page.captureScreenshot gave no image")
+        }
         return data
     }
 

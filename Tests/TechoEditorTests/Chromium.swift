@@ -4,8 +4,9 @@
 // actions that put our two pipes on those descriptors.
 
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A DevTools protocol error or a browser that went away.
@@ -17,8 +18,8 @@ struct DevToolsError: Error, CustomStringConvertible {
 final class Chromium: @unchecked Sendable {
     let pid: pid_t
     let profile: URL
-    private let commands: Int32          // our end of the browser's fd 3
-    private let replies: Int32           // our end of the browser's fd 4
+    private let commands: Int32  // our end of the browser's fd 3
+    private let replies: Int32  // our end of the browser's fd 4
     private let lock = NSCondition()
     private var nextId = 1
     private var answers: [Int: [String: Any]] = [:]
@@ -50,8 +51,9 @@ final class Chromium: @unchecked Sendable {
         ]
         let child: pid_t
         do {
-            child = try Spawn.start(Chromium.binary, args, log: profile.appendingPathComponent("chromium.log").path,
-                                    dup: [(toBrowser.read, 3), (fromBrowser.write, 4)])
+            child = try Spawn.start(
+                Chromium.binary, args, log: profile.appendingPathComponent("chromium.log").path,
+                dup: [(toBrowser.read, 3), (fromBrowser.write, 4)])
         } catch {
             for fd in [toBrowser.read, toBrowser.write, fromBrowser.read, fromBrowser.write] { close(fd) }
             throw error
@@ -150,8 +152,10 @@ final class Chromium: @unchecked Sendable {
     /// Waits for an event `method` (of `session`, or of the browser when nil) that `matches`;
     /// events already received count. Returns its `params`.
     @discardableResult
-    func waitForEvent(_ method: String, session: String? = nil, timeout: TimeInterval = 30,
-                      matching matches: ([String: Any]) -> Bool = { _ in true }) throws -> [String: Any] {
+    func waitForEvent(
+        _ method: String, session: String? = nil, timeout: TimeInterval = 30,
+        matching matches: ([String: Any]) -> Bool = { _ in true }
+    ) throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(timeout)
         lock.lock()
         defer { lock.unlock() }

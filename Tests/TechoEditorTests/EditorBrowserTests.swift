@@ -146,9 +146,12 @@ import Testing
     @Test func penStrokeCarriesPressure() throws {
         let f = try EditorFixture()
         try f.tab.click("[data-techo-tool=pencil]")
-        try f.tab.evaluate("new Promise((r) => { window.__pen = []; document.querySelector('[data-techo-page]').addEventListener('pointermove', (e) => window.__pen.push([e.pointerType, e.pressure])); r(true); })")
-        try f.tab.drag(from: try f.client(100, 700), to: try f.client(500, 740), steps: 16, pointerType: "pen",
-                       pressure: { 0.2 + 0.7 * $0 })
+        try f.tab.evaluate(
+            "new Promise((r) => { window.__pen = []; document.querySelector('[data-techo-page]').addEventListener('pointermove', (e) => window.__pen.push([e.pointerType, e.pressure])); r(true); })"
+        )
+        try f.tab.drag(
+            from: try f.client(100, 700), to: try f.client(500, 740), steps: 16, pointerType: "pen",
+            pressure: { 0.2 + 0.7 * $0 })
         try f.waitForJournal("a second stroke") { ((try f.element("ink-1")["strokes"] as? [Any])?.count ?? 0) == 2 }
         let strokes = try #require(try f.element("ink-1")["strokes"] as? [[String: Any]])
         let stroke = try #require(strokes.last)
@@ -323,8 +326,9 @@ import Testing
         // On screen: the new render is in (the page element names a new revision) and the
         // tomato's handle has moved with it.
         let quoted = String(data: try JSONSerialization.data(withJSONObject: [revision ?? ""]), encoding: .utf8) ?? "[\"\"]"
-        try f.tab.waitFor("document.querySelector('[data-techo-page]').dataset.techoRevision !== \(quoted)[0] && techoEditor.elementById('tomato').transform[4] > 255",
-                          what: "the terminal's pan on screen", timeout: 10)
+        try f.tab.waitFor(
+            "document.querySelector('[data-techo-page]').dataset.techoRevision !== \(quoted)[0] && techoEditor.elementById('tomato').transform[4] > 255",
+            what: "the terminal's pan on screen", timeout: 10)
         let elapsed = Date().timeIntervalSince(start)
         print("terminal edit reached the editor's screen in \(String(format: "%.0f", elapsed * 1000)) ms")
         #expect(elapsed <= 2.0, "took \(elapsed) s")
@@ -377,17 +381,21 @@ import Testing
         #expect(page.x >= stage.x - 0.5 && page.y >= stage.y - 0.5, "page inside the stage")
         #expect(page.x + page.w <= stage.x + stage.w + 0.5 && page.y + page.h <= stage.y + stage.h + 0.5, "page fits the window")
         #expect(page.w * page.h >= 0.4 * stage.w * stage.h * min(1, (600.0 / 800) / (stage.w / stage.h)), "the page is the hero")
-        let small = try #require(try f.tab.evaluate("""
-            [...document.querySelectorAll('button, .file, [data-techo-tool], .swatch')].filter((e) => e.offsetParent)
-              .map((e) => { const r = e.getBoundingClientRect(); return [e.getAttribute('aria-label') || e.textContent, r.width, r.height]; })
-              .filter(([, w, h]) => w < 44 || h < 44)
-            """) as? [Any])
+        let small = try #require(
+            try f.tab.evaluate(
+                """
+                [...document.querySelectorAll('button, .file, [data-techo-tool], .swatch')].filter((e) => e.offsetParent)
+                  .map((e) => { const r = e.getBoundingClientRect(); return [e.getAttribute('aria-label') || e.textContent, r.width, r.height]; })
+                  .filter(([, w, h]) => w < 44 || h < 44)
+                """) as? [Any])
         #expect(small.isEmpty, "touch targets under 44 px: \(small)")
-        let unlabelled = try #require(try f.tab.evaluate("""
-            [...document.querySelectorAll('button, input, select, textarea')]
-              .filter((e) => !(e.getAttribute('aria-label') || e.textContent.trim() || (e.labels && e.labels.length)))
-              .map((e) => e.outerHTML.slice(0, 80))
-            """) as? [Any])
+        let unlabelled = try #require(
+            try f.tab.evaluate(
+                """
+                [...document.querySelectorAll('button, input, select, textarea')]
+                  .filter((e) => !(e.getAttribute('aria-label') || e.textContent.trim() || (e.labels && e.labels.length)))
+                  .map((e) => e.outerHTML.slice(0, 80))
+                """) as? [Any])
         #expect(unlabelled.isEmpty, "controls without a label: \(unlabelled)")
         // Select the tomato, so the screenshot shows the selection panel too.
         let c = try f.client(200, 250)
@@ -400,8 +408,9 @@ import Testing
     /// With TECHO_RECORD=1 (after `make demo`), the README's screenshots: the demo journal in the
     /// editor at a laptop and a tablet size, written to docs/ (and then the test fails, as every
     /// recording does).
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["TECHO_RECORD"] == "1"),
-          arguments: [(1440, 900, false, "editor.png"), (1024, 1366, true, "editor-tablet.png")])
+    @Test(
+        .enabled(if: ProcessInfo.processInfo.environment["TECHO_RECORD"] == "1"),
+        arguments: [(1440, 900, false, "editor.png"), (1024, 1366, true, "editor-tablet.png")])
     func recordReadmeScreenshots(size: (Int, Int, Bool, String)) throws {
         let demo = Fixtures.url("../../out/demo/kyoto.techo")
         guard FileManager.default.fileExists(atPath: demo.appendingPathComponent("journal.json").path) else {
@@ -411,7 +420,10 @@ import Testing
         let f = try EditorFixture(width: size.0, height: size.1, touch: size.2, journal: demo)
         try f.waitSettled()
         // Select the cat sticker, so the selection panel shows too.
-        let cat = try #require(try f.tab.evaluate("(() => { const e = techoEditor.pageData.elements.find((e) => e.type === 'image'); return e ? [e.id, e.transform[4], e.transform[5]] : null; })()") as? [Any])
+        let cat = try #require(
+            try f.tab.evaluate(
+                "(() => { const e = techoEditor.pageData.elements.find((e) => e.type === 'image'); return e ? [e.id, e.transform[4], e.transform[5]] : null; })()"
+            ) as? [Any])
         let b = try f.tab.box("[data-techo-page]")
         let page = try #require(try f.tab.evaluate("[techoEditor.view.page.width, techoEditor.view.page.height]") as? [NSNumber])
         try f.tab.click(b.x + number(cat[1])! * b.w / page[0].doubleValue, b.y + number(cat[2])! * b.h / page[1].doubleValue)

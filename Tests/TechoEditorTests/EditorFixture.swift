@@ -119,13 +119,16 @@ final class EditorFixture {
         journal = folder.appendingPathComponent("j.techo")
         let j = journal.path, tomato = EditorFixture.fixtures.appendingPathComponent("tomato.png").path
         if let source { try FileManager.default.copyItem(at: source, to: journal) }
-        for args in source != nil ? [] : [
-            ["init", j, "--title", "Browser test", "--size", "600x800", "--background", "#f6f0e4", "--paper", "dots"],
-            ["add", "image", j, "p1", tomato, "--id", "tomato", "--at", "200,250", "--scale", "1.5"],
-            ["add", "text", j, "p1", "techo", "--id", "title", "--at", "420,120", "--size", "48", "--color", "#5b3a29"],
-            ["draw", j, "p1", "--tool", "pencil", "--color", "#3d85c6", "--width", "8", "--points", "80,600 300,640 520,600"],
-            ["page", "add", j],
-        ] { try Techo.run(args, in: folder) }
+        for args in source != nil
+            ? []
+            : [
+                ["init", j, "--title", "Browser test", "--size", "600x800", "--background", "#f6f0e4", "--paper", "dots"],
+                ["add", "image", j, "p1", tomato, "--id", "tomato", "--at", "200,250", "--scale", "1.5"],
+                ["add", "text", j, "p1", "techo", "--id", "title", "--at", "420,120", "--size", "48", "--color", "#5b3a29"],
+                ["draw", j, "p1", "--tool", "pencil", "--color", "#3d85c6", "--width", "8", "--points", "80,600 300,640 520,600"],
+                ["page", "add", j],
+            ]
+        { try Techo.run(args, in: folder) }
         server = try Server(journal: journal, folder: folder)
         // A browser that does not come up on a loaded machine (its first renderer can stall)
         // gets one more try with a fresh profile before the test fails.

@@ -5,8 +5,9 @@
 // dispositions restored in the child.
 
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 enum Spawn {
