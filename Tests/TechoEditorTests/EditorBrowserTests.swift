@@ -303,6 +303,29 @@ import Testing
         try f.tab.waitFor("techoEditor.selection === '\(added["id"] as? String ?? "")'", what: "the new sticker to be selected")
     }
 
+    @Test func photoFrameShadowAndOpacityFromTheSelectionPanel() throws {
+        let f = try EditorFixture()
+        let star = EditorFixture.fixtures.appendingPathComponent("star.png").path
+        try f.tab.setFiles("input[type=file][data-techo-upload=\"photo\"]", [star])
+        let photo: () throws -> [String: Any]? = {
+            (try f.pageJSON()["elements"] as? [[String: Any]])?.first { $0["type"] as? String == "photo" }
+        }
+        try f.waitForJournal("the photo") { try photo() != nil }
+        try f.tab.waitFor("!document.getElementById('photo-props').hidden", what: "the photo's properties")
+        try f.waitSettled()
+        try f.tab.click("#frame")
+        try f.tab.key("Escape", code: "Escape", keyCode: 27)
+        try f.tab.key("ArrowDown", code: "ArrowDown", keyCode: 40)
+        try f.waitForJournal("a border frame") { try photo()?["frame"] as? String == "border" }
+        try f.waitSettled()
+        try f.tab.click("#shadow")
+        try f.waitForJournal("a shadow") { try photo()?["shadow"] as? Bool == true }
+        try f.waitSettled()
+        let slider = try f.tab.box("#opacity")
+        try f.tab.click(slider.x + 1, slider.y + slider.h / 2)
+        try f.waitForJournal("opacity 0") { number(try photo()?["opacity"]) == 0 }
+    }
+
     @Test func dropAPictureOnThePage() throws {
         let f = try EditorFixture()
         let star = EditorFixture.fixtures.appendingPathComponent("star.png").path
