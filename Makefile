@@ -3,11 +3,12 @@
 #   make demo   install missing packages, build, render the demo journal, print the PNG paths
 #   make bench  build optimised and print the benchmark figures
 #   make build  build the optimised techo binary (.build/release/techo)
+#   make serve  build, then open the demo journal in the live editor (PORT=7373; Ctrl+C stops)
 SWIFT ?= swift
 # Everything builds optimised (pixel loops in debug builds are 10-50x slower), and with one set
 # of flags, so test, demo and bench share one build instead of recompiling for each other.
 FLAGS ?= -c release -Xswiftc -enable-testing
-.PHONY: deps build test demo bench clean lint
+.PHONY: deps build test demo bench clean lint serve
 
 deps:
 	@bash scripts/setup-deps.sh
@@ -25,6 +26,12 @@ demo: deps
 	$(SWIFT) build $(FLAGS) --product techo
 	$(SWIFT) build $(FLAGS) --product techo-assets
 	@bash scripts/demo.sh "$$($(SWIFT) build $(FLAGS) --show-bin-path)"
+
+PORT ?= 7373
+serve: deps
+	$(SWIFT) build $(FLAGS) --product techo
+	$(SWIFT) build $(FLAGS) --product techo-assets
+	@bash scripts/serve.sh "$$($(SWIFT) build $(FLAGS) --show-bin-path)" $(PORT)
 
 # The bench also installs rsvg-convert (librsvg2-bin), to compare the reference page against it.
 bench: deps

@@ -60,6 +60,8 @@ let package = Package(
         .testTarget(name: "TechoLibraryTests", dependencies: ["Techo"]),
         .testTarget(name: "TechoServerTests", dependencies: ["TechoServer", "TechoCommands", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),
         .testTarget(name: "TechoCommandsTests", dependencies: ["TechoCommands", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),
+        // The editor page in headless Chromium, with real input events, against `techo serve`.
+        .testTarget(name: "TechoEditorTests", dependencies: ["TechoCodecs", "TechoRaster", "TechoTestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -25,6 +25,8 @@ need=(
     "libheif-dev:/usr/include/x86_64-linux-gnu/libheif/heif.h"
     "libwebp-dev:/usr/include/webp/demux.h"
     "librsvg2-dev:/usr/include/librsvg-2.0/librsvg/rsvg.h"
+    # The editor's browser tests (make test) drive headless Chromium.
+    "chromium:/usr/bin/chromium"
 )
 for extra in "$@"; do need+=("$extra"); done
 

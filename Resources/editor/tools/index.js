@@ -1,0 +1,19 @@
+// Every tool of the editor, by the name its button carries (data-techo-tool).
+
+import { freehandTool } from './freehand.js';
+import { selectTool } from './select.js';
+import { shapeTool } from './shape.js';
+
+export function makeTools(editor) {
+  return {
+    select: selectTool(editor),
+    pencil: freehandTool('pencil', editor),
+    highlighter: freehandTool('highlighter', editor),
+    eraser: freehandTool('eraser', editor),
+    line: shapeTool('line', editor),
+    dash: shapeTool('dash', editor),
+    rect: shapeTool('rect', editor),
+    ellipse: shapeTool('ellipse', editor),
+    washi: shapeTool('washi', editor),
+  };
+}

@@ -1,0 +1,222 @@
+// What is on screen: the page frame sized to the window, techo's render inside it, the overlay
+// canvas for the live gesture or stroke, one focusable handle per element, and the pages list.
+// The view holds no journal truth; it shows what the server last said.
+
+import { multiply } from './matrix.js';
+
+export class View {
+  constructor(doc) {
+    this.doc = doc;
+    this.stage = doc.getElementById('stage');
+    this.frame = doc.getElementById('page');
+    this.handles = doc.getElementById('handles');
+    this.overlay = doc.getElementById('overlay');
+    this.status = doc.getElementById('status');
+    this.render = null;            // the <img> showing techo's render
+    this.page = null;              // {id, width, height, endless}
+    this.cssWidth = 0;
+    this.cssHeight = 0;
+    this.statusTimer = 0;
+  }
+
+  get dpr() { return window.devicePixelRatio || 1; }
+
+  /** CSS pixels per page pixel. */
+  get k() { return this.page ? this.cssWidth / this.page.width : 1; }
+
+  /** Device pixels per page pixel: the scale renders are asked for (0 < S ≤ 4). */
+  get scale() { return Math.min(4, Math.max(1e-3, this.k * this.dpr)); }
+
+  /**
+   * Fits the page to the stage: the whole page for a fixed page, the stage's width for an endless
+   * one (which then scrolls). The frame's box is exactly the page (§11), a whole number of CSS
+   * pixels wide so the render maps onto device pixels one to one.
+   */
+  layout(page) {
+    this.page = page;
+    const style = getComputedStyle(this.stage);
+    const padX = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    const padY = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+    const availW = Math.max(50, this.stage.clientWidth - padX);
+    const availH = Math.max(50, this.stage.clientHeight - padY);
+    const fitW = page.endless ? availW : Math.min(availW, availH * page.width / page.height);
+    // Never ask for more than 4 device pixels per page pixel.
+    const maxW = 4 * page.width / this.dpr;
+    this.cssWidth = Math.max(1, Math.floor(Math.min(fitW, maxW)));
+    this.cssHeight = this.cssWidth * page.height / page.width;
+    this.frame.style.width = `${this.cssWidth}px`;
+    this.frame.style.height = `${this.cssHeight}px`;
+    this.frame.dataset.techoPage = page.id;
+    this.frame.setAttribute('aria-label', `Page ${page.id}`);
+    this.stage.classList.toggle('endless', !!page.endless);
+    this.overlay.width = Math.round(this.cssWidth * this.dpr);
+    this.overlay.height = Math.round(this.cssHeight * this.dpr);
+  }
+
+  /** Client coordinates to page pixels. */
+  toPage(clientX, clientY) {
+    const r = this.frame.getBoundingClientRect();
+    if (!this.page || r.width === 0) return [0, 0];
+    return [(clientX - r.left) * this.page.width / r.width, (clientY - r.top) * this.page.height / r.height];
+  }
+
+  /**
+   * Shows a new render without a flash: the image is decoded off screen, then swapped in within
+   * one frame, together with `then()` (which clears the overlay), so nothing jumps.
+   */
+  async showRender(blob, then) {
+    const img = new Image();
+    img.className = 'render';
+    img.alt = '';
+    img.draggable = false;
+    const url = URL.createObjectURL(blob);
+    img.src = url;
+    try { await img.decode(); } catch { URL.revokeObjectURL(url); throw new Error('the render could not be decoded'); }
+    await new Promise((r) => requestAnimationFrame(r));
+    const old = this.render;
+    if (old) old.replaceWith(img); else this.frame.prepend(img);
+    this.render = img;
+    if (then) then();
+    if (old) URL.revokeObjectURL(old.src);
+  }
+
+  // The overlay. Its canvas covers the page in device pixels; page point (x, y) is at (x·S, y·S).
+
+  context() {
+    const ctx = this.overlay.getContext('2d');
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    return ctx;
+  }
+
+  clearOverlay() {
+    const ctx = this.context();
+    ctx.clearRect(0, 0, this.overlay.width, this.overlay.height);
+    this.frame.classList.remove('live');
+  }
+
+  /**
+   * Draws the page as it is during a gesture: the backdrop (the page rendered without the
+   * element) and the element's sprite, whose rectangle `rect` (page pixels) `m` maps to the page.
+   */
+  drawLive(backdrop, sprite, rect, m) {
+    const ctx = this.context();
+    const sx = this.overlay.width / this.page.width, sy = this.overlay.height / this.page.height;
+    ctx.clearRect(0, 0, this.overlay.width, this.overlay.height);
+    ctx.drawImage(backdrop, 0, 0, this.overlay.width, this.overlay.height);
+    const t = multiply([sx, 0, 0, sy, 0, 0], m);
+    ctx.setTransform(t[0], t[1], t[2], t[3], t[4], t[5]);
+    ctx.imageSmoothingQuality = 'high';
+    ctx.drawImage(sprite, rect[0], rect[1], rect[2], rect[3]);
+    this.frame.classList.add('live');
+  }
+
+  /** Draws a stroke in progress (page coordinates) on the overlay. */
+  drawStroke(stroke) {
+    const ctx = this.context();
+    const s = this.overlay.width / this.page.width;
+    ctx.clearRect(0, 0, this.overlay.width, this.overlay.height);
+    ctx.setTransform(s, 0, 0, s, 0, 0);
+    ctx.lineCap = stroke.tool === 'highlighter' ? 'butt' : 'round';
+    ctx.lineJoin = 'round';
+    ctx.globalAlpha = 1;
+    ctx.globalCompositeOperation = 'source-over';
+    if (stroke.tool === 'eraser') {
+      // The eraser only clears ink, which the overlay cannot know; it shows its path as a soft trail.
+      ctx.strokeStyle = 'rgba(255,255,255,0.75)';
+    } else {
+      ctx.strokeStyle = stroke.color;
+      if (stroke.tool === 'highlighter') ctx.globalAlpha = 0.4;
+    }
+    ctx.lineWidth = stroke.width;
+    ctx.setLineDash(stroke.dash ? stroke.dash : []);
+    const pts = stroke.points;
+    if (pts) {
+      if (pts.length === 1) {
+        ctx.fillStyle = ctx.strokeStyle;
+        ctx.beginPath();
+        ctx.arc(pts[0][0], pts[0][1], stroke.width / 2, 0, 2 * Math.PI);
+        ctx.fill();
+      } else if (stroke.tool === 'pencil' && pts[0].length > 2) {
+        // Pressure varies the width segment by segment, as techo's pencil does along the stroke.
+        for (let i = 1; i < pts.length; i++) {
+          ctx.lineWidth = stroke.width * (0.25 + 0.75 * (pts[i - 1][2] + pts[i][2]) / 2);
+          ctx.beginPath();
+          ctx.moveTo(pts[i - 1][0], pts[i - 1][1]);
+          ctx.lineTo(pts[i][0], pts[i][1]);
+          ctx.stroke();
+        }
+      } else {
+        ctx.beginPath();
+        ctx.moveTo(pts[0][0], pts[0][1]);
+        for (const p of pts.slice(1)) ctx.lineTo(p[0], p[1]);
+        ctx.stroke();
+      }
+    } else {
+      const [x0, y0] = stroke.from, [x1, y1] = stroke.to;
+      ctx.beginPath();
+      if (stroke.tool === 'rect') ctx.rect(Math.min(x0, x1), Math.min(y0, y1), Math.abs(x1 - x0), Math.abs(y1 - y0));
+      else if (stroke.tool === 'ellipse') ctx.ellipse((x0 + x1) / 2, (y0 + y1) / 2, Math.abs(x1 - x0) / 2, Math.abs(y1 - y0) / 2, 0, 0, 2 * Math.PI);
+      else { ctx.moveTo(x0, y0); ctx.lineTo(x1, y1); }
+      if (stroke.fill) { ctx.fillStyle = stroke.fill; ctx.fill(); }
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+    ctx.globalAlpha = 1;
+  }
+
+  /** One focusable handle per element, placed over the element's box by its transform. */
+  showHandles(elements, selected, onFocus) {
+    const keep = new Map([...this.handles.children].map((h) => [h.dataset.techoElement, h]));
+    const order = [];
+    for (const el of elements) {
+      let h = keep.get(el.id);
+      keep.delete(el.id);
+      if (!h) {
+        h = this.doc.createElement('div');
+        h.className = 'handle';
+        h.tabIndex = 0;
+        h.setAttribute('role', 'button');
+        h.dataset.techoElement = el.id;
+        h.addEventListener('focus', () => onFocus(h.dataset.techoElement));
+      }
+      h.setAttribute('aria-label', `${el.type} ${el.id}${el.hidden ? ' (hidden)' : ''}`);
+      this.placeHandle(h, el, el.transform);
+      h.classList.toggle('selected', el.id === selected);
+      h.setAttribute('aria-pressed', String(el.id === selected));
+      order.push(h);
+    }
+    for (const h of keep.values()) h.remove();
+    // Tab order follows the stacking order, bottom to top.
+    order.forEach((h, i) => { if (this.handles.children[i] !== h) this.handles.insertBefore(h, this.handles.children[i] || null); });
+  }
+
+  placeHandle(h, el, m) {
+    const k = this.k;
+    let [w, hh] = el.size;
+    let t = m;
+    if (el.type === 'ink') {
+      // Ink has no transform: its handle covers its strokes' bounds.
+      const b = el.bounds || [0, 0, 0, 0];
+      [w, hh] = [b[2], b[3]];
+      t = [1, 0, 0, 1, b[0] + b[2] / 2, b[1] + b[3] / 2];
+    }
+    h.style.width = `${Math.max(0, w)}px`;
+    h.style.height = `${Math.max(0, hh)}px`;
+    h.style.transform = `matrix(${k * t[0]},${k * t[1]},${k * t[2]},${k * t[3]},${k * t[4]},${k * t[5]}) translate(${-w / 2}px,${-hh / 2}px)`;
+    // The outline keeps a constant screen width whatever the element's scale.
+    const sc = Math.hypot(t[0], t[1]) * k || 1;
+    h.style.setProperty('--ring', `${1.5 / sc}px`);
+  }
+
+  handle(id) {
+    return [...this.handles.children].find((h) => h.dataset.techoElement === id) || null;
+  }
+
+  say(text, { error = false, ms = 2500 } = {}) {
+    clearTimeout(this.statusTimer);
+    this.status.textContent = text;
+    this.status.classList.toggle('error', error);
+    this.status.classList.add('shown');
+    this.statusTimer = setTimeout(() => this.status.classList.remove('shown'), error ? 6000 : ms);
+  }
+}
