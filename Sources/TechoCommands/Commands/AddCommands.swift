@@ -124,7 +124,7 @@ enum AddPicture {
                                                     importing: [file.asset]) { page in
             let kind: Element.Kind = photo ? .photo : .image
             let id = try PlacementOptions.id(args, page: page, kind: kind)
-            let natural = (file.info.naturalWidth, file.info.naturalHeight)
+            let natural = (Double(file.info.naturalWidth), Double(file.info.naturalHeight))
             let image = try ImageContent(asset: asset, naturalWidth: natural.0, naturalHeight: natural.1,
                                          outline: PlacementOptions.outline(args.arg("outline"), dpi: page.dpi))
             var content = Element.Content.image(image)

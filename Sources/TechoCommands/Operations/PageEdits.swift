@@ -81,7 +81,7 @@ public enum PageEdits {
     @discardableResult
     public static func addPage(to store: JournalStore, id wanted: String? = nil, after: String? = nil, template: String? = nil) throws -> String {
         if let wanted, !Identifier.isValid(wanted) { throw CommandError(.dataError, "id: expected 1-64 letters, digits, - or _, got '\(wanted)'") }
-        var loaded: (template: Template, assets: [AssetRef: AssetRef])?
+        var loaded: (template: Template, assets: [AssetImport])?
         if let template {
             guard Identifier.isValid(template), Templates.builtinNames().contains(template) else {
                 let names = Templates.builtinNames()
@@ -89,9 +89,9 @@ public enum PageEdits {
                     .noInput, "template: no built-in template '\(template)'; templates: " + (names.isEmpty ? "(none found)" : names.joined(separator: ", ")))
             }
             let quiet = CommandIO(out: { _ in }, err: { _ in })
-            loaded = try PageAddCommand.loadTemplate(Arg(token: ArgumentToken(index: 0, text: template), name: "template"), store: store, io: quiet)
+            loaded = try PageAddCommand.loadTemplate(Arg(token: ArgumentToken(index: 0, text: template), name: "template"), io: quiet)
         }
-        return try store.transaction(description: "page add") { journal, pages in
+        return try store.transaction(description: "page add", importing: loaded?.assets ?? []) { journal, pages in
             let id = wanted ?? journal.nextPageID()
             if pages[id] != nil { throw CommandError(.dataError, "id: page '\(id)' already exists") }
             var position = journal.pageOrder.count
@@ -104,12 +104,11 @@ public enum PageEdits {
             let last = journal.pageOrder.last.flatMap { pages[$0] }
             var page: Page
             do {
-                if let (t, map) = loaded {
+                if let t = loaded?.template {
                     page = try Page(
                         id: id, size: t.size ?? last?.size, dpi: t.dpi ?? last?.dpi ?? Page.defaultDPI,
                         background: t.background ?? last?.background ?? Background(), margin: last?.margin ?? 0,
-                        slots: t.slots, elements: t.elements
-                    ).replacingAssets(map)
+                        slots: t.slots, elements: t.elements)
                 } else {
                     page = try Page(
                         id: id, size: last?.size, dpi: last?.dpi ?? Page.defaultDPI,
