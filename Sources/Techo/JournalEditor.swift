@@ -138,16 +138,7 @@ public final class JournalEditor {
     /// layer's id.
     @discardableResult
     public func draw(_ stroke: Stroke, on pageID: String) throws -> String {
-        try edit(pageID, "draw \(stroke.tool.rawValue)") { page in
-            if let i = page.elements.lastIndex(where: { $0.kind == .ink }), case .ink(var ink) = page.elements[i].content {
-                ink.strokes.append(stroke)
-                page.elements[i].content = .ink(ink)
-                return page.elements[i].id
-            }
-            let id = page.nextElementID(for: .ink)
-            page.elements.append(try Element(id: id, content: .ink(InkContent(strokes: [stroke]))))
-            return id
-        }
+        try edit(pageID, "draw \(stroke.tool.rawValue)") { page in try page.appendStroke(stroke) }
     }
 
     /// Takes back the last change; false when there is nothing to undo.

@@ -74,7 +74,7 @@ extension EditorServer {
         return try editPage(id, "draw \(tool)", extra: { $0["id"] = .string(layer) }) { p in
             guard let stroke = Stroke.decode(root, dpi: p.dpi) else { try ctx.throwIfProblems(); throw APIError(400, "request body: not a stroke") }
             try ctx.throwIfProblems()
-            layer = try PageEdits.appendStroke(stroke, to: &p)
+            layer = try p.appendStroke(stroke)
         }
     }
 

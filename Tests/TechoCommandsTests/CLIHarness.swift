@@ -2,6 +2,7 @@
 import Foundation
 import TechoCodecs
 import TechoRaster
+import TechoTestSupport
 
 /// The result of one `techo` run.
 struct RunResult {
@@ -23,21 +24,7 @@ final class Workspace {
     deinit { try? FileManager.default.removeItem(at: dir) }
 
     /// The `techo` binary next to the test bundle (swift build puts every product in one folder).
-    static let binary: URL = {
-        var candidates: [URL] = []
-        if let exe = Bundle.main.executableURL { candidates.append(exe.deletingLastPathComponent()) }
-        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        for c in candidates {
-            var d = c
-            for _ in 0..<4 {
-                let t = d.appendingPathComponent("techo")
-                var isDir: ObjCBool = false
-                if FileManager.default.fileExists(atPath: t.path, isDirectory: &isDir), !isDir.boolValue { return t }
-                d = d.deletingLastPathComponent()
-            }
-        }
-        preconditionFailure("the techo binary was not built next to the tests (run swift build --build-tests)")
-    }()
+    static let binary = BuiltProducts.url("techo")
 
     /// Runs `techo ARGS…` in the workspace with stdin closed.
     @discardableResult

@@ -3,6 +3,7 @@
 import Foundation
 import TechoCodecs
 import TechoModel
+import TechoTestSupport
 import Testing
 
 @testable import TechoServer
@@ -141,21 +142,7 @@ import Testing
 
 enum ServerProcess {
     /// The `techo` binary built beside the tests.
-    static let binary: URL = {
-        var dirs: [URL] = []
-        if let exe = Bundle.main.executableURL { dirs.append(exe.deletingLastPathComponent()) }
-        dirs.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        for start in dirs {
-            var d = start
-            for _ in 0..<4 {
-                let t = d.appendingPathComponent("techo")
-                var isDir: ObjCBool = false
-                if FileManager.default.fileExists(atPath: t.path, isDirectory: &isDir), !isDir.boolValue { return t }
-                d = d.deletingLastPathComponent()
-            }
-        }
-        preconditionFailure("the techo binary was not built next to the tests (run swift build --build-tests)")
-    }()
+    static let binary = BuiltProducts.url("techo")
 
     /// The first line a process writes to `pipe`, waiting up to 20 s.
     static func firstLine(of pipe: Pipe) throws -> String {

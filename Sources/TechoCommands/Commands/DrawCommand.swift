@@ -47,7 +47,7 @@ enum DrawCommand: TechoCommand {
             let newLayer = args.has("layer")
             if !newLayer, page.elements.contains(where: { $0.kind == .ink }) {
                 if args.has("id") { throw UsageError("draw: --id names a new ink layer; add --layer new") }
-                return try PageEdits.appendStroke(stroke, to: &page)
+                return try page.appendStroke(stroke)
             }
             let id = try PlacementOptions.id(args, page: page, kind: .ink)
             page.elements.append(try Element(id: id, content: .ink(InkContent(strokes: [stroke]))))

@@ -47,20 +47,6 @@ public enum PageEdits {
         return PreparedPicture(asset: try AssetImport(bytes: stored, ext: info.format.fileExtension), info: info)
     }
 
-    /// Appends `stroke` to the page's topmost ink layer, creating one (`ink-<n>`) on first use.
-    /// Returns the layer's id.
-    @discardableResult
-    public static func appendStroke(_ stroke: Stroke, to page: inout Page) throws -> String {
-        if let i = page.elements.lastIndex(where: { $0.kind == .ink }), case .ink(var ink) = page.elements[i].content {
-            ink.strokes.append(stroke)
-            page.elements[i].content = .ink(ink)
-            return page.elements[i].id
-        }
-        let id = page.nextElementID(for: .ink)
-        page.elements.append(try Element(id: id, content: .ink(InkContent(strokes: [stroke]))))
-        return id
-    }
-
     /// Moves element `index` within the page's stack (bottom to top).
     public static func restack(_ index: Int, on page: inout Page, to target: StackTarget) {
         precondition(page.elements.indices.contains(index), "restack: no element \(index)")

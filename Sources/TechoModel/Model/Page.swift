@@ -53,6 +53,20 @@ public struct Page: Hashable, Sendable {
         elements[i].placement = try elements[i].placement.applying(gestures)
     }
 
+    /// Appends `stroke` to the page's topmost ink layer, creating one (`ink-<n>`) on first use,
+    /// as every drawing does (the CLI's `draw`, the editor, the library). Returns the layer's id.
+    @discardableResult
+    public mutating func appendStroke(_ stroke: Stroke) throws -> String {
+        if let i = elements.lastIndex(where: { $0.kind == .ink }), case .ink(var ink) = elements[i].content {
+            ink.strokes.append(stroke)
+            elements[i].content = .ink(ink)
+            return elements[i].id
+        }
+        let id = nextElementID(for: .ink)
+        elements.append(try Element(id: id, content: .ink(InkContent(strokes: [stroke]))))
+        return id
+    }
+
     /// A fresh element id `<kind>-<n>`.
     public func nextElementID(for kind: Element.Kind) -> String {
         Identifier.next(prefix: kind.rawValue, existing: elements.map(\.id))
