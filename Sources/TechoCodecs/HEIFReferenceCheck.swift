@@ -4,8 +4,9 @@
 // name. libheif 1.15 follows those references recursively while decoding and never checks for
 // a cycle: a grid that names itself, directly or through other items, recurses until the stack
 // overflows (found by `techo-fuzz heif`). The `iref` box is read here (ISO/IEC 14496-12
-// §8.11.12, bounds-checked with BoxReader) and a cycle, or a chain of derived images deeper
-// than `maxDepth`, is refused with an error instead.
+// §8.11.12, bounds-checked with BoxReader, and again the way libheif reads it, which ignores
+// the references' own sizes: found by `make fuzz`, target heif) and a cycle, or a chain of
+// derived images deeper than `maxDepth`, is refused with an error instead.
 
 enum HEIFReferenceCheck {
     /// The deepest chain of derived images accepted: 8. Phones write one level (a grid of
@@ -51,6 +52,19 @@ enum HEIFReferenceCheck {
             for _ in 0..<count {
                 guard let to = wide ? r.u32() : r.u16().map(UInt32.init) else { break }
                 graph[from, default: []].append(to)
+            }
+        }
+        // libheif 1.15 reads the references one after another from each child's header and never
+        // skips by a child's size, so a child whose size is wrong (too large for the box, say) is
+        // dropped above but still read by libheif: read them its way too, and keep both.
+        var r = BoxReader.Cursor(bytes: bytes, at: iref.payload.lowerBound + 4, end: iref.payload.upperBound)
+        while let size = r.u32(), let type = r.fourCC() {
+            if size == 1 { guard r.skip(8) else { break } }  // a 64-bit size follows
+            if type == "uuid" { guard r.skip(8), r.skip(8) else { break } }  // a 16-byte user type follows
+            guard let from = wide ? r.u32() : r.u16().map(UInt32.init), let count = r.u16() else { break }
+            for _ in 0..<count {
+                guard let to = wide ? r.u32() : r.u16().map(UInt32.init) else { break }
+                if type == "dimg" { graph[from, default: []].append(to) }
             }
         }
         return graph
