@@ -55,27 +55,25 @@ public final class HTTPDaemon: @unchecked Sendable {
         var v4 = sockaddr_in(), v6 = sockaddr_in6()
         let started: OpaquePointer?
         let context = Unmanaged.passUnretained(self).toOpaque()
-        if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
-            v4.sin_family = sa_family_t(AF_INET)
-            v4.sin_port = port.bigEndian
-            started = withUnsafePointer(to: &v4) { p in
+        /// Starts the daemon on an IPv4 or IPv6 socket address, with the flags as they are then.
+        func start<Address>(_ address: inout Address) -> OpaquePointer? {
+            withUnsafePointer(to: &address) { p in
                 p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     techo_mhd_start(
                         flags, $0, HTTPDaemon.access, HTTPDaemon.completed, context,
                         limits.connections, limits.idleTimeout, limits.connectionMemory)
                 }
             }
+        }
+        if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = port.bigEndian
+            started = start(&v4)
         } else if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
             flags |= UInt32(MHD_USE_IPv6.rawValue)
             v6.sin6_family = sa_family_t(AF_INET6)
             v6.sin6_port = port.bigEndian
-            started = withUnsafePointer(to: &v6) { p in
-                p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    techo_mhd_start(
-                        flags, $0, HTTPDaemon.access, HTTPDaemon.completed, context,
-                        limits.connections, limits.idleTimeout, limits.connectionMemory)
-                }
-            }
+            started = start(&v6)
         } else {
             throw ServerStartError(description: "--host: '\(host)' is not an IPv4 or IPv6 address (such as 127.0.0.1 or ::1)")
         }
