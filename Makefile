@@ -54,7 +54,7 @@ lint:
 #   make asan   build and test in debug under AddressSanitizer (SANITIZE_FILTER picks the tests)
 #   make tsan   the same under ThreadSanitizer
 FUZZ_SECONDS ?= 1800
-FUZZ_TARGETS ?= json svg png jpeg heif webp svgimage text
+FUZZ_TARGETS ?= json svg png jpeg heif webp svgimage text editor
 FUZZ_OUT ?= fuzz-out
 # libFuzzer's main and coverage need --sanitize=fuzzer on the link and on every module; dead
 # stripping would drop the coverage counters' sections, so it is off in this build.
@@ -62,6 +62,9 @@ LIBFUZZER_FLAGS = -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address
 # Pixel-heavy suites (raster, render) take many minutes in a debug build under a sanitizer, so
 # the default runs the others; SANITIZE_FILTER= (empty) runs everything.
 SANITIZE_FILTER ?= TechoGeometryTests|TechoModelTests|TechoCodecsTests|TechoTextTests|TechoCommandsTests
+# SANITIZE_CONFIG empty builds in debug; "-c release -Xswiftc -enable-testing" builds optimised (with
+# the sanitizer still on every access), which runs the pixel-heavy suites in minutes.
+SANITIZE_CONFIG ?=
 .PHONY: fuzz asan tsan
 
 fuzz: deps
@@ -74,12 +77,12 @@ fuzz: deps
 	@echo "make fuzz: every target ran $(FUZZ_SECONDS) s under libFuzzer with no finding"
 
 asan: deps
-	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
+	$(SWIFT) build $(SANITIZE_CONFIG) --build-tests --sanitize=address --scratch-path .build/asan
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/sanitizers/lsan.supp:print_suppressions=0 \
-	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan --disable-xctest $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
+	  $(SWIFT) test $(SANITIZE_CONFIG) --skip-build --sanitize=address --scratch-path .build/asan --disable-xctest $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
 	@echo "make asan: the tests passed under AddressSanitizer"
 
 tsan: deps
-	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
-	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan --disable-xctest $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
+	$(SWIFT) build $(SANITIZE_CONFIG) --build-tests --sanitize=thread --scratch-path .build/tsan
+	$(SWIFT) test $(SANITIZE_CONFIG) --skip-build --sanitize=thread --scratch-path .build/tsan --disable-xctest $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
 	@echo "make tsan: the tests passed under ThreadSanitizer"

@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "Techo", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoRaster"]),
         .executableTarget(name: "techo-assets", dependencies: ["TechoCodecs", "TechoRaster", "CLibHeif", "CLibWebP"], path: "Sources/techo-assets"),
         // Seeded mutation fuzzers for the decoders and text layout (make fuzz, docs/fuzzing.md).
-        .target(name: "TechoFuzzTargets", dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText"]),
+        .target(name: "TechoFuzzTargets", dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText", "TechoRaster", "TechoCommands", "TechoServer"]),
         .executableTarget(name: "techo-fuzz", dependencies: ["TechoFuzzTargets"]),
         .executableTarget(name: "techo-bench", dependencies: ["TechoRender", "TechoCodecs", "TechoRaster", "TechoText", "TechoModel"], path: "Sources/techo-bench"),
 

@@ -1,0 +1,225 @@
+// The editor's request handling as a fuzz target: each input is one HTTP request (a request
+// line, headers, a blank line, the body), screened and answered by a real `EditorServer` on a
+// small journal, exactly as the daemon hands requests to it. Before each input the journal's
+// files are put back as they were, so an input means the same thing every time it runs.
+//
+// Besides "never trap, hang or allocate without bound", two things must hold for every input:
+// - no request makes the server fail (a 5xx): what a browser sends wrongly is a 4xx naming it;
+// - a refused request (any 4xx) leaves every file of the journal byte for byte as it was.
+import Foundation
+import TechoCodecs
+import TechoCommands
+import TechoModel
+import TechoRaster
+import TechoServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A journal with a page holding a text, a picture, washi and ink, served on 127.0.0.1.
+final class EditorFuzzJournal {
+    let pristine: URL
+    let live: URL
+    let server: EditorServer
+    let token: String
+    /// The pristine journal's files by path relative to the journal, and their bytes.
+    let files: [String: [UInt8]]
+
+    init(scratch: URL) throws {
+        let root = scratch.appendingPathComponent("editor")
+        try? FileManager.default.removeItem(at: root)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        pristine = root.appendingPathComponent("pristine.techo")
+        live = root.appendingPathComponent("live.techo")
+        var pixels: [UInt8] = []
+        for i in 0..<(24 * 16) { pixels += [UInt8(i % 256), 90, 200, i % 7 == 0 ? 0 : 255] }
+        let png = try PNGEncoder.encode(Pixmap(width: 24, height: 16, straightRGBA: pixels), name: "sticker.png")
+        let sticker = root.appendingPathComponent("sticker.png")
+        try Data(png).write(to: sticker)
+        let j = pristine.path
+        for args in [
+            ["init", j, "--title", "Fuzz", "--size", "300x200", "--dpi", "100"],
+            ["add", "text", j, "p1", "Fuzz 京都", "--at", "60,40"],
+            ["add", "image", j, "p1", sticker.path, "--at", "150,100"],
+            ["add", "washi", j, "p1", "--from", "10,150", "--to", "200,160"],
+            ["draw", j, "p1", "--tool", "pencil", "--points", "20,20,0.5 80,60,1 120,30"],
+            ["page", "add", j],
+        ] {
+            var err = ""
+            let code = Techo.main(["techo"] + args, io: CommandIO(out: { _ in }, err: { err += $0 }))
+            guard code == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "techo \(args[0]): \(err)"]) }
+        }
+        files = try EditorFuzzJournal.read(pristine)
+        try FileManager.default.copyItem(at: pristine, to: live)
+        let editor = root.appendingPathComponent("editor-files")
+        try FileManager.default.createDirectory(at: editor, withIntermediateDirectories: true)
+        try Data("<!doctype html><title>editor</title>".utf8).write(to: editor.appendingPathComponent("index.html"))
+        var options = ServerOptions()
+        options.port = 0
+        options.editorFolder = editor
+        options.watchInterval = 3600
+        token = options.token
+        server = try EditorServer(journal: live, options: options)
+    }
+
+    /// Every regular file under `folder` but the lock, by relative path.
+    static func read(_ folder: URL) throws -> [String: [UInt8]] {
+        var out: [String: [UInt8]] = [:]
+        guard let e = FileManager.default.enumerator(atPath: folder.path) else { return out }
+        for case let rel as String in e where rel != ".lock" {
+            var isDir: ObjCBool = false
+            let path = folder.appendingPathComponent(rel).path
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else { continue }
+            out[rel] = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        }
+        return out
+    }
+
+    /// Puts the live journal's files back as the pristine ones are; returns the paths that differed.
+    func restore() -> [String] {
+        let now = (try? EditorFuzzJournal.read(live)) ?? [:]
+        var changed: [String] = []
+        for (rel, bytes) in now where files[rel] != bytes {
+            changed.append(rel)
+            try? FileManager.default.removeItem(at: live.appendingPathComponent(rel))
+        }
+        for (rel, bytes) in files where now[rel] != bytes {
+            if now[rel] == nil { changed.append(rel) }
+            let url = live.appendingPathComponent(rel)
+            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? Data(bytes).write(to: url)
+        }
+        return changed.sorted()
+    }
+}
+
+/// An input's bytes as the request the daemon would hand over: `METHOD TARGET`, header lines
+/// `name: value`, an empty line, the body. Host and token are filled in unless the input sets them.
+func editorRequest(_ bytes: [UInt8], port: UInt16, token: String) -> HTTPRequest {
+    var lines: [String] = []
+    var body: [UInt8] = []
+    var start = 0, i = 0
+    while i < bytes.count {
+        if bytes[i] == 0x0A {
+            let line = String(decoding: bytes[start..<i], as: UTF8.self)
+            start = i + 1
+            if line.isEmpty || line == "\r" {
+                body = Array(bytes[start...])
+                break
+            }
+            lines.append(line.hasSuffix("\r") ? String(line.dropLast()) : line)
+        }
+        i += 1
+    }
+    if i == bytes.count, start < bytes.count { lines.append(String(decoding: bytes[start...], as: UTF8.self)) }
+    let first = (lines.first ?? "GET /").split(separator: " ", maxSplits: 1).map(String.init)
+    let method = first.first ?? "GET"
+    let target = first.count > 1 ? first[1] : "/"
+    let pathPart = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+    let path = String(pathPart[0]).removingPercentEncoding ?? String(pathPart[0])
+    var query: [String: String] = [:]
+    if pathPart.count > 1 {
+        for pair in pathPart[1].split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let key = kv[0].removingPercentEncoding ?? kv[0]
+            query[key] = kv.count > 1 ? (kv[1].removingPercentEncoding ?? kv[1]) : ""
+        }
+    }
+    var headers = ["host": "127.0.0.1:\(port)", "x-techo-token": token]
+    for line in lines.dropFirst() {
+        guard let colon = line.firstIndex(of: ":") else { continue }
+        headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+    var cookies: [String: String] = [:]
+    for part in (headers["cookie"] ?? "").split(separator: ";") {
+        let kv = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        if kv.count == 2 { cookies[kv[0]] = kv[1] }
+    }
+    return HTTPRequest(method: method, path: path, query: query, headers: headers, cookies: cookies, body: body)
+}
+
+extension Targets {
+    nonisolated(unsafe) static var editorJournal: EditorFuzzJournal?
+
+    static let editorTokens = [
+        "GET ", "POST ", "PATCH ", "DELETE ", "HEAD ", "/api/", "journal", "events", "undo", "redo", "pages", "/p1", "/p2",
+        "/elements", "/text-1", "/image-1", "/washi-1", "/ink-1", "/render", "/gesture", "/draw", "/background", "/clear",
+        "/move", "/flip", "/restack", "/export", ".png", "journal.pdf", "?scale=", "&without=", "?type=image", "?type=photo",
+        "&name=", "&x=", "&y=", "?image=", "&mode=tile", "&opacity=", "\nHost: ", "\nOrigin: http://", "\nCookie: techo_token=",
+        "\nX-Techo-Token: ", "\n\n", "%2e%2e/", "%00", "\"element\"", "\"events\"", "\"gesture\"", "\"state\"", "\"began\"", "\"changed\"", "\"ended\"",
+        "\"translation\"", "\"location\"", "\"rotation\"", "\"doubleTap\"", "\"pinch\"", "\"tool\"", "\"pencil\"", "\"eraser\"", "\"points\"", "\"width\"", "\"color\"", "\"type\"", "\"text\"",
+        "\"washi\"", "\"from\"", "\"to\"", "\"at\"", "\"opacity\"", "\"hidden\"", "\"scale\"", "\"rotate\"", "\"axis\"", "\"by\"",
+        "\"top\"", "\"paper\"", "\"pattern\"", "\"what\"", "\"all\"", "\"template\"", "\"after\"", "\"frame\"", "\"shadow\"",
+        "1e308", "-0", "NaN", "null", "true", "[0,0]", "99999999",
+    ]
+
+    /// The editor server's request handling, route by route (docs/editor-api.md).
+    static func editor(scratch: URL) -> FuzzTarget {
+        let seeds = [
+            "GET /api/journal", "GET /api/pages/p1", "GET /api/pages/p1/render?scale=0.25",
+            "GET /api/pages/p1/render?scale=0.3&without=image-1", "GET /api/pages/p1/elements/text-1/render?scale=0.5",
+            "GET /api/export/pages/p2.png?scale=0.1", "GET /", "GET /../../etc/passwd", "HEAD /api/journal",
+            "POST /api/undo", "POST /api/redo", "POST /api/pages\n\n{\"template\":\"travel-day\",\"after\":\"p1\"}", "POST /api/pages\n\n{}",
+            "DELETE /api/pages/p2", "POST /api/pages/p2/move\n\n{\"to\":0}",
+            "POST /api/pages/p1/gesture\n\n{\"element\":\"image-1\",\"events\":[{\"gesture\":\"pinch\",\"state\":\"began\",\"scale\":1.5,\"location\":[100,80]},{\"gesture\":\"rotation\",\"state\":\"changed\",\"rotation\":0.5},{\"gesture\":\"pan\",\"state\":\"changed\",\"translation\":[3,4]},{\"gesture\":\"pan\",\"state\":\"ended\",\"translation\":[3,4]},{\"gesture\":\"doubleTap\"}]}",
+            "POST /api/pages/p1/gesture\n\n{\"element\":\"text-1\",\"events\":[{\"gesture\":\"pan\",\"state\":\"cancelled\",\"translation\":[1,2]}]}",
+            "POST /api/pages/p1/draw\n\n{\"tool\":\"pencil\",\"color\":\"#336699\",\"width\":4,\"points\":[[10,10,0.2],[50,40,0.9],[90,20]]}",
+            "POST /api/pages/p1/draw\n\n{\"tool\":\"eraser\",\"width\":12,\"points\":[[20,20],[80,60]]}",
+            "POST /api/pages/p1/draw\n\n{\"tool\":\"ellipse\",\"from\":[10,10],\"to\":[90,70],\"width\":3,\"fill\":\"#ff000080\"}",
+            "POST /api/pages/p1/draw\n\n{\"tool\":\"dash\",\"from\":[10,90],\"to\":[190,95],\"width\":2,\"dash\":[6,3],\"opacity\":0.7}",
+            "POST /api/pages/p1/elements\n\n{\"type\":\"text\",\"text\":\"hello\",\"size\":20,\"at\":[50,50],\"rotate\":10}",
+            "POST /api/pages/p1/elements\n\n{\"type\":\"washi\",\"from\":[0,0],\"to\":[100,20],\"width\":12,\"color\":\"#a0c0e0cc\"}",
+            "PATCH /api/pages/p1/elements/text-1\n\n{\"text\":\"again\",\"size\":30,\"opacity\":0.5,\"maxWidth\":100}",
+            "PATCH /api/pages/p1/elements/image-1\n\n{\"at\":[20,30],\"scale\":2,\"rotate\":-45,\"hidden\":true}",
+            "POST /api/pages/p1/elements/image-1/flip\n\n{\"axis\":\"v\"}",
+            "POST /api/pages/p1/elements/washi-1/restack\n\n{\"by\":-1}", "POST /api/pages/p1/elements/text-1/restack\n\n{\"to\":\"top\"}",
+            "DELETE /api/pages/p1/elements/washi-1",
+            "POST /api/pages/p1/background\n\n{\"color\":\"#fff8e0\",\"paper\":{\"pattern\":\"grid\",\"spacing\":20}}",
+            "POST /api/pages/p1/background\n\n{\"color\":null,\"paper\":null,\"image\":null}",
+            "POST /api/pages/p1/clear\n\n{\"what\":\"ink\"}", "POST /api/pages/p1/clear\n\n{\"what\":\"all\"}",
+            "POST /api/pages/p1/gesture\nOrigin: http://evil.example\n\n{}", "GET /api/journal\nHost: rebind.example:80",
+            "GET /api/journal?token=wrong\nX-Techo-Token: wrong",
+        ].map { Array($0.utf8) }
+        // Uploads carry a small picture's bytes after the blank line.
+        var pixels: [UInt8] = []
+        for i in 0..<(6 * 5) { pixels += [UInt8(i * 8), 200, 40, 255] }
+        let png = (try? PNGEncoder.encode(Pixmap(width: 6, height: 5, straightRGBA: pixels), name: "up.png")) ?? []
+        let uploads = [
+            "POST /api/pages/p1/elements?type=image&name=up.png&x=40&y=40\n\n",
+            "POST /api/pages/p1/elements?type=photo&name=up.png\n\n",
+            "POST /api/pages/p1/background?image=up.png&mode=tile&opacity=0.5\n\n",
+        ].map { Array($0.utf8) + png }
+        return FuzzTarget(
+            name: "editor", summary: "the editor server's requests (techo serve): screening, routes, bodies, uploads",
+            seeds: seeds + uploads, extensions: [], dictionary: editorTokens.map { Array($0.utf8) }, maxLength: 64 << 10,
+            run: { bytes in
+                if Targets.editorJournal == nil {
+                    do { Targets.editorJournal = try EditorFuzzJournal(scratch: scratch) } catch {
+                        fatalError("the editor target's journal could not be made: \(error)")
+                    }
+                }
+                let j = Targets.editorJournal!
+                let request = editorRequest(bytes, port: j.server.port, token: j.token)
+                var status: Int
+                let (refusal, limit) = j.server.screen(request)
+                if let r = refusal {
+                    status = r.status
+                } else if request.body.count > limit {
+                    status = 413  // the daemon answers this before the body reaches a route
+                } else {
+                    let r = j.server.respond(to: request)
+                    status = r.status
+                    if status >= 500, case .bytes(let b) = r.body {
+                        fatalError("\(request.method) \(request.path) answered \(status): \(String(decoding: b.prefix(300), as: UTF8.self))")
+                    }
+                }
+                let changed = j.restore()
+                if status >= 400, !changed.isEmpty {
+                    fatalError("\(request.method) \(request.path) was refused with \(status) but changed \(changed.joined(separator: ", "))")
+                }
+                let known = ["GET", "HEAD", "POST", "PATCH", "DELETE"].contains(request.method)
+                return "\(known ? request.method : "other") \(request.path.split(separator: "/").prefix(4).count) \(status)"
+            })
+    }
+}
