@@ -89,7 +89,7 @@ import Testing
         // Four renders at once on one shared renderer.
         let results = UnsafeMutableBufferPointer<Pixmap?>.allocate(capacity: 4)
         results.initialize(repeating: nil)
-        defer { results.deallocate() }
+        defer { results.deinitialize(); results.deallocate() }  // deinitialize releases the pixmaps
         DispatchQueue.concurrentPerform(iterations: 4) { i in results[i] = try? r.render(pg).pixmap }
         for i in 0..<4 { #expect(results[i] == first) }
     }
