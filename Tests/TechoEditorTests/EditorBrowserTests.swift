@@ -442,7 +442,7 @@ import Testing
         }
         let f = try EditorFixture(width: size.0, height: size.1, touch: size.2, journal: demo)
         try f.waitSettled()
-        // Select the cat sticker, so the selection panel shows too.
+        // Select the first image sticker (the SVG sakura), so the selection panel shows too.
         let cat = try #require(
             try f.tab.evaluate(
                 "(() => { const e = techoEditor.pageData.elements.find((e) => e.type === 'image'); return e ? [e.id, e.transform[4], e.transform[5]] : null; })()"
