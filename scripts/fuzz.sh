@@ -20,7 +20,7 @@ for t in "$@"; do
         "$bin" "$corpus" "$out/seeds/$t" "${dictflag[@]}" -max_total_time="$seconds" -timeout=20 \
         -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$out/$t-" >"$log" 2>&1
     rc=$? took=$((SECONDS - started))
-    runs=$(grep -oE '^stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$')
+    runs=$(grep -oE '^stat::number_of_executed_units: *[0-9]+' "$log" | tail -n 1 | grep -oE '[0-9]+$')
     cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -n 1)
     found=$(ls "$out" | grep -E "^$t-(crash|leak|timeout|oom|slow-unit)-" || true)
     echo "fuzz $t: ${runs:-?} executions in $took s (of $seconds), ${cov:-no coverage line}, corpus $(ls "$corpus" | wc -l) files, exit $rc${found:+, findings: $found}"

@@ -7,14 +7,20 @@
 // §8.11.12, bounds-checked with BoxReader, and again the way libheif reads it, which ignores
 // the references' own sizes: found by `make fuzz`, target heif) and a cycle, or a chain of
 // derived images deeper than `maxDepth`, is refused with an error instead.
+//
+// An image's alpha plane is another item, named by an `auxl` reference from the alpha item to
+// the image, and libheif decodes it with the same recursive call: an alpha item that is a grid
+// made from the image it belongs to recurses just the same (found by `make fuzz`, target heif,
+// in its 30-minute run). So the graph holds both: decoding an item needs the items its `dimg`
+// names and the items that are `auxl` of it.
 
 enum HEIFReferenceCheck {
     /// The deepest chain of derived images accepted: 8. Phones write one level (a grid of
     /// tiles); an overlay of grids is two.
     static let maxDepth = 8
 
-    /// Throws `ImageError.corrupt` naming `file` when the `dimg` references form a cycle or a
-    /// chain deeper than `maxDepth`. Files without an `iref` box pass.
+    /// Throws `ImageError.corrupt` naming `file` when the `dimg` and `auxl` references form a
+    /// cycle or a chain deeper than `maxDepth`. Files without an `iref` box pass.
     static func check(_ bytes: [UInt8], format: ImageFormat, file: String) throws {
         let graph = derivations(bytes)
         guard !graph.isEmpty else { return }
@@ -23,7 +29,7 @@ enum HEIFReferenceCheck {
         func walk(_ id: UInt32) throws -> Int {
             if let d = depth[id] { return d }
             guard !visiting.contains(id) else {
-                throw ImageError(file: file, format: format, reason: .corrupt("image item \(id) is made from itself (a cycle of derived-image references)"))
+                throw ImageError(file: file, format: format, reason: .corrupt("image item \(id) is made from itself (a cycle of derived-image or alpha-image references)"))
             }
             visiting.insert(id)
             var d = 0
@@ -38,7 +44,8 @@ enum HEIFReferenceCheck {
         for id in graph.keys.sorted() { _ = try walk(id) }
     }
 
-    /// Item id → the items its `dimg` references name, from the top-level `meta` box's `iref`.
+    /// Item id → the items decoding it needs, from the top-level `meta` box's `iref`: those its
+    /// `dimg` reference names, and those whose `auxl` reference names it (its alpha, its depth).
     static func derivations(_ bytes: [UInt8]) -> [UInt32: [UInt32]] {
         guard let meta = BoxReader.boxes(bytes, in: 0..<bytes.count).first(where: { $0.type == "meta" }),
               meta.payload.count >= 4,
@@ -46,12 +53,16 @@ enum HEIFReferenceCheck {
               iref.payload.count >= 4 else { return [:] }
         let wide = bytes[iref.payload.lowerBound] != 0  // version 1: 32-bit item ids
         var graph: [UInt32: [UInt32]] = [:]
-        for ref in BoxReader.boxes(bytes, in: (iref.payload.lowerBound + 4)..<iref.payload.upperBound) where ref.type == "dimg" {
+        func add(_ type: String, from: UInt32, to: UInt32) {
+            if type == "dimg" { graph[from, default: []].append(to) }
+            if type == "auxl" { graph[to, default: []].append(from) }
+        }
+        for ref in BoxReader.boxes(bytes, in: (iref.payload.lowerBound + 4)..<iref.payload.upperBound) {
             var r = BoxReader.Cursor(bytes: bytes, at: ref.payload.lowerBound, end: ref.payload.upperBound)
             guard let from = wide ? r.u32() : r.u16().map(UInt32.init), let count = r.u16() else { continue }
             for _ in 0..<count {
                 guard let to = wide ? r.u32() : r.u16().map(UInt32.init) else { break }
-                graph[from, default: []].append(to)
+                add(ref.type, from: from, to: to)
             }
         }
         // libheif 1.15 reads the references one after another from each child's header and never
@@ -64,7 +75,7 @@ enum HEIFReferenceCheck {
             guard let from = wide ? r.u32() : r.u16().map(UInt32.init), let count = r.u16() else { break }
             for _ in 0..<count {
                 guard let to = wide ? r.u32() : r.u16().map(UInt32.init) else { break }
-                if type == "dimg" { graph[from, default: []].append(to) }
+                add(type, from: from, to: to)
             }
         }
         return graph

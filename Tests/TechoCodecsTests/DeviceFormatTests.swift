@@ -167,6 +167,18 @@ private func meanDelta(_ a: RGBAImage, _ b: RGBAImage) -> Double {
         #expect(HEIFReferenceCheck.derivations(try fixture("quad.heic")).values.allSatisfy { !$0.isEmpty })
     }
 
+    /// Regression: item 4, a grid made from item 2, is also named by `auxl` as item 2's alpha, so
+    /// decoding 2 decoded its alpha 4, which decoded 2 again, until libheif 1.15 overflowed the
+    /// stack inside libde265. Found by `make fuzz` (target heif) in its 30-minute run.
+    @Test func anAlphaImageMadeFromItsOwnImageIsRefused() throws {
+        let data = try readFile("\(fixturesDirectory)/../../../Fuzz/regressions/heif/alpha-image-is-a-grid-made-from-its-own-image.heic")
+        #expect(HEIFReferenceCheck.derivations(data)[2]?.contains(4) == true)
+        for op in [{ _ = try ImageDecoder.info(of: data, name: "alpha.heic") }, { _ = try ImageDecoder.decode(data, name: "alpha.heic") }] {
+            let e = try #require(throws: ImageError.self) { try op() }
+            #expect(e.description.contains("made from itself") && e.description.contains("alpha.heic"), "\(e)")
+        }
+    }
+
     @Test(arguments: [12, 24, 40, 100, 300, 500, 700])
     func truncatedHEICIsAnError(keep: Int) throws {
         let data = Array(try fixture("quad.heic").prefix(keep))
