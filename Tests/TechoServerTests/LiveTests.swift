@@ -74,7 +74,8 @@ import Testing
     }
 
     @Test func stoppingEndsTheStreamsAndFreesThePort() throws {
-        let s = try ServedJournal()
+        // Not port 0: another test's server could be given the freed port at once and answer.
+        let s = try ServedJournal.onAFixedPort()
         let port = s.port
         let c = try RawConnection(port: port, timeout: 10)
         try c.send(s.client.head("GET", "/api/events", length: nil))

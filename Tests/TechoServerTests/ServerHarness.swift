@@ -19,7 +19,7 @@ final class ServedJournal {
     /// A client without the token.
     var stranger: Client { Client(port: port, token: nil) }
 
-    init(_ name: String = #function, size: String = "400x300") throws {
+    init(_ name: String = #function, size: String = "400x300", port: UInt16 = 0) throws {
         let safe = name.filter { $0.isLetter || $0.isNumber }
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("techo-serve-\(safe)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -32,11 +32,23 @@ final class ServedJournal {
         try FileManager.default.createSymbolicLink(at: editor.appendingPathComponent("link.txt"), withDestinationURL: dir.appendingPathComponent("outside.txt"))
         try ServedJournal.techo(["init", journal.path, "--title", "Served", "--size", size, "--dpi", "100"])
         var options = ServerOptions()
-        options.port = 0
+        options.port = port
         options.editorFolder = editor
         options.watchInterval = 0.1
         server = try EditorServer(journal: journal, options: options)
         token = options.token
+    }
+
+    /// A served journal on a port below the kernel's ephemeral range (32768 and up), so no
+    /// other test's server (they take port 0) and no outgoing connection can ever be given the
+    /// same port: a test that checks a stopped server's port is free needs that.
+    static func onAFixedPort(_ name: String = #function) throws -> ServedJournal {
+        var lastError: Error?
+        for k in 0..<64 {
+            let candidate = UInt16(20000 + (Int(getpid()) * 7 + k * 131) % 12000)
+            do { return try ServedJournal(name, port: candidate) } catch { lastError = error }
+        }
+        throw lastError ?? RawHTTPError(description: "no free port below 32000")
     }
 
     deinit {
