@@ -29,7 +29,8 @@ enum HEIFReferenceCheck {
         func walk(_ id: UInt32) throws -> Int {
             if let d = depth[id] { return d }
             guard !visiting.contains(id) else {
-                throw ImageError(file: file, format: format, reason: .corrupt("image item \(id) is made from itself (a cycle of derived-image or alpha-image references)"))
+                let why = "image item \(id) is made from itself (a cycle of derived-image or alpha-image references)"
+                throw ImageError(file: file, format: format, reason: .corrupt(why))
             }
             visiting.insert(id)
             var d = 0
