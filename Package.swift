@@ -44,7 +44,7 @@ let package = Package(
         .executableTarget(name: "techo-assets", dependencies: ["TechoCodecs", "TechoRaster", "CLibHeif", "CLibWebP"], path: "Sources/techo-assets"),
         // Seeded mutation fuzzers for the decoders and text layout (make fuzz, docs/fuzzing.md).
         .target(name: "TechoFuzzTargets", dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText", "TechoRaster", "TechoCommands", "TechoServer"]),
-        .executableTarget(name: "techo-fuzz", dependencies: ["TechoFuzzTargets"]),
+        .executableTarget(name: "techo-fuzz", dependencies: ["TechoFuzzTargets", "TechoGeometry"]),
         .executableTarget(name: "techo-bench", dependencies: ["TechoRender", "TechoCodecs", "TechoRaster", "TechoText", "TechoModel"], path: "Sources/techo-bench"),
 
         .target(name: "TechoTestSupport", dependencies: ["TechoRaster", "TechoCodecs"], path: "Tests/TechoTestSupport"),
@@ -52,7 +52,7 @@ let package = Package(
         // Fixtures and reference images are found through #filePath, so a clone runs its tests in place.
         .testTarget(name: "TechoRasterTests", dependencies: ["TechoRaster", "TechoGeometry", "TechoTestSupport"],
                     exclude: ["Fixtures", "References"]),
-        .testTarget(name: "TechoCodecsTests", dependencies: ["TechoCodecs", "TechoTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "TechoCodecsTests", dependencies: ["TechoCodecs", "TechoGeometry", "TechoTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TechoTextTests", dependencies: ["TechoText", "TechoTestSupport"], exclude: ["References"]),
         .testTarget(name: "TechoModelTests", dependencies: ["TechoModel", "TechoTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TechoRenderTests", dependencies: ["TechoRender", "TechoTestSupport"]),
@@ -69,5 +69,5 @@ let package = Package(
 // The libFuzzer entry points exist only in the instrumented build `make fuzz` makes: libFuzzer
 // supplies `main`, so an ordinary build could not link them.
 if Context.environment["TECHO_LIBFUZZER"] != nil {
-    package.targets.append(.executableTarget(name: "techo-libfuzzer", dependencies: ["TechoFuzzTargets"]))
+    package.targets.append(.executableTarget(name: "techo-libfuzzer", dependencies: ["TechoFuzzTargets", "TechoGeometry"]))
 }

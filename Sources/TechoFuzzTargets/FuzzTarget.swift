@@ -1,18 +1,7 @@
 // What a fuzz target is, shared by techo-fuzz (the seeded mutation loop) and techo-libfuzzer
 // (libFuzzer's coverage-guided loop): a function of bytes that must return and never trap, hang
 // or allocate without bound, with its seeds, dictionary and size bound.
-/// A deterministic generator (SplitMix64), so a seed reproduces a run.
-public struct SeededRandom: RandomNumberGenerator {
-    public var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TechoGeometry
 
 /// One thing to fuzz: a function of bytes that must return (any error is fine) and never trap,
 /// hang or allocate without bound.
@@ -29,13 +18,13 @@ public struct FuzzTarget {
     /// Largest input it is given.
     public let maxLength: Int
     /// Repairs a mutated input so it gets past shallow checks (PNG CRCs); may return it as is.
-    public var repair: ((inout [UInt8], inout SeededRandom) -> Void)? = nil
+    public var repair: ((inout [UInt8], inout SplitMix64) -> Void)? = nil
     /// Runs one input; returns a short outcome signature.
     public let run: ([UInt8]) -> String
 
     public init(
         name: String, summary: String, seeds: [[UInt8]], extensions: [String], dictionary: [[UInt8]], maxLength: Int,
-        repair: ((inout [UInt8], inout SeededRandom) -> Void)? = nil, run: @escaping ([UInt8]) -> String
+        repair: ((inout [UInt8], inout SplitMix64) -> Void)? = nil, run: @escaping ([UInt8]) -> String
     ) {
         self.name = name
         self.summary = summary

@@ -92,7 +92,7 @@ public enum Targets {
         })
 
     /// Recomputes every chunk CRC, so mutations reach the chunk parsers behind libpng's check.
-    static func fixPNGCRCs(_ b: inout [UInt8], _ rng: inout SeededRandom) {
+    static func fixPNGCRCs(_ b: inout [UInt8], _ rng: inout SplitMix64) {
         var i = 8
         while i + 12 <= b.count {
             let len = Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])

@@ -7,25 +7,12 @@
 import TechoModel
 import TechoRaster
 
-/// SplitMix64 (Steele, Lea & Flood 2014): a tiny deterministic generator.
-struct SeededRandom {
-    var state: UInt64
+extension SplitMix64 {
     /// Seeded from the FNV-1a 64-bit hash of `text`.
     init(hashing text: String) {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        state = h
-    }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A double in `range`.
-    mutating func uniform(_ range: ClosedRange<Double>) -> Double {
-        range.lowerBound + (range.upperBound - range.lowerBound) * Double(next() >> 11) / Double(1 << 53)
+        self.init(seed: h)
     }
 }
 
@@ -38,7 +25,7 @@ struct WashiShape {
     init(length: Double, width: Double, ends: WashiContent.Ends, seed: String) {
         self.length = length
         self.width = width
-        var rng = SeededRandom(hashing: seed)
+        var rng = SplitMix64(hashing: seed)
         let h = width / 2
         // End profiles: x offsets (inward from each end) at evenly spaced points across the width.
         func endProfile() -> [Point] {

@@ -38,18 +38,3 @@ func fbm(_ x: Float, _ y: Float, period: Int, octaves: Int, seed: UInt32) -> Flo
     }
     return sum / norm
 }
-
-/// A small deterministic random generator (SplitMix64).
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Float { Float(next() >> 40) / Float(1 << 24) }
-    mutating func range(_ a: Float, _ b: Float) -> Float { a + (b - a) * unit() }
-}

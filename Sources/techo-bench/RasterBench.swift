@@ -16,17 +16,6 @@ private func medianMs(runs: Int, _ body: () -> Void) -> Double {
     return times.sorted()[times.count / 2]
 }
 
-/// A deterministic generator for the bench inputs (SplitMix64).
-private struct BenchRNG {
-    var s: UInt64
-    mutating func next() -> Double {
-        s &+= 0x9E37_79B9_7F4A_7C15
-        var z = s
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-    }
-}
 
 /// A smooth path through `pts`: Catmull-Rom segments as cubics.
 private func smoothPath(_ pts: [Point]) -> Path {
@@ -40,19 +29,19 @@ private func smoothPath(_ pts: [Point]) -> Path {
 }
 
 func rasterBench() {
-    var rng = BenchRNG(s: 2024)
+    var rng = SplitMix64(seed: 2024)
     // 150 pencil strokes of 40 points, widths 2-10, on an A5 page at 300 dpi.
     var strokes: [(Path, Double, Color)] = []
     for _ in 0..<150 {
         var pts: [Point] = []
-        var x = 100 + rng.next() * 1548, y = 100 + rng.next() * 2280
-        var angle = rng.next() * 2 * Double.pi
+        var x = 100 + rng.unit() * 1548, y = 100 + rng.unit() * 2280
+        var angle = rng.unit() * 2 * Double.pi
         for _ in 0..<40 {
             pts.append(Point(x, y))
-            angle += (rng.next() - 0.5) * 0.8
+            angle += (rng.unit() - 0.5) * 0.8
             x += cos(angle) * 12; y += sin(angle) * 12
         }
-        strokes.append((smoothPath(pts), 2 + rng.next() * 8, Color(r: rng.next(), g: rng.next(), b: rng.next(), a: 0.9)))
+        strokes.append((smoothPath(pts), 2 + rng.unit() * 8, Color(r: rng.unit(), g: rng.unit(), b: rng.unit(), a: 0.9)))
     }
     var page = Pixmap(width: 1748, height: 2480)
     let strokesMs = medianMs(runs: 5) {
@@ -65,14 +54,14 @@ func rasterBench() {
     // 10 000 small filled shapes: circles, rectangles, triangles of 4-24 px.
     var shapes: [(Path, Color)] = []
     for i in 0..<10_000 {
-        let cx = rng.next() * 1748, cy = rng.next() * 2480, r = 2 + rng.next() * 10
+        let cx = rng.unit() * 1748, cy = rng.unit() * 2480, r = 2 + rng.unit() * 10
         let path: Path
         switch i % 3 {
         case 0: path = .circle(center: Point(cx, cy), radius: r)
         case 1: path = .rect(Rect(x: cx - r, y: cy - r, width: 2 * r, height: 1.5 * r))
         default: path = .polyline([Point(cx, cy - r), Point(cx + r, cy + r), Point(cx - r, cy + r * 0.7)], closed: true)
         }
-        shapes.append((path, Color(r: rng.next(), g: rng.next(), b: rng.next(), a: 0.5 + rng.next() / 2)))
+        shapes.append((path, Color(r: rng.unit(), g: rng.unit(), b: rng.unit(), a: 0.5 + rng.unit() / 2)))
     }
     let shapesMs = medianMs(runs: 5) {
         for (path, color) in shapes { page.fill(path, paint: Paint(color: color)) }

@@ -13,18 +13,6 @@ import Foundation
 import TechoGeometry
 import TechoText
 
-/// A deterministic generator (SplitMix64).
-struct SplitMix {
-    var s: UInt64
-    mutating func next() -> Double {
-        s &+= 0x9E37_79B9_7F4A_7C15
-        var z = s
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-    }
-    mutating func range(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * next() }
-}
 
 /// A number with at most two decimals, as JSON and SVG both read it.
 private func num(_ v: Double) -> String {
@@ -85,7 +73,7 @@ struct ReferencePage {
     var strokes: [InkStroke] = []
 
     init() {
-        var rng = SplitMix(s: 20_260_401)
+        var rng = SplitMix64(seed: 20_260_401)
         let spots = [Point(470, 700), Point(1290, 760), Point(470, 1640), Point(1300, 1700)]
         for i in 0..<4 {
             photos.append(
@@ -97,8 +85,8 @@ struct ReferencePage {
             stickers.append(
                 Sticker(
                     file: "stickers/sticker\(String(format: "%02d", i + 1)).png",
-                    at: Point(rng.range(120, 1628), rng.range(300, 2360)),
-                    scale: 0.3 + 0.5 * Double(i) / 11, rotate: rng.range(-35, 35)))
+                    at: Point(rng.uniform(120...1628), rng.uniform(300...2360)),
+                    scale: 0.3 + 0.5 * Double(i) / 11, rotate: rng.uniform(-35...35)))
         }
         texts.append(
             TextBlock(
@@ -119,27 +107,27 @@ struct ReferencePage {
         texts.append(TextBlock(text: "抹茶 matcha ♡", size: 40, color: "#4f6b3a", at: Point(300, 2000), rotate: 7, maxWidth: nil, align: "center"))
 
         let palette = ["#e07a5f", "#3d405b", "#81b29a", "#f2cc8f", "#5b3a29", "#6d597a", "#2a9d8f", "#e76f51"]
-        func color() -> String { palette[Int(rng.next() * Double(palette.count)) % palette.count] }
+        func color() -> String { palette[Int(rng.unit() * Double(palette.count)) % palette.count] }
         for _ in 0..<150 {
             var pts: [Point] = []
-            var x = rng.range(100, 1648), y = rng.range(100, 2380)
-            var angle = rng.next() * 2 * Double.pi
+            var x = rng.uniform(100...1648), y = rng.uniform(100...2380)
+            var angle = rng.unit() * 2 * Double.pi
             for _ in 0..<40 {
                 pts.append(Point((x * 100).rounded() / 100, (y * 100).rounded() / 100))
-                angle += (rng.next() - 0.5) * 0.8
+                angle += (rng.unit() - 0.5) * 0.8
                 x += cos(angle) * 12; y += sin(angle) * 12
             }
-            strokes.append(InkStroke(tool: "pencil", color: color(), width: (rng.range(2, 10) * 10).rounded() / 10, points: pts))
+            strokes.append(InkStroke(tool: "pencil", color: color(), width: (rng.uniform(2...10) * 10).rounded() / 10, points: pts))
         }
         for i in 0..<15 {
-            let from = Point(rng.range(80, 1668).rounded(), rng.range(80, 2400).rounded())
-            let to = Point(from.x + rng.range(-500, 500).rounded(), from.y + rng.range(-80, 80).rounded())
-            strokes.append(InkStroke(tool: i % 2 == 0 ? "line" : "dash", color: color(), width: (rng.range(2, 6)).rounded(), from: from, to: to))
+            let from = Point(rng.uniform(80...1668).rounded(), rng.uniform(80...2400).rounded())
+            let to = Point(from.x + rng.uniform(-500...500).rounded(), from.y + rng.uniform(-80...80).rounded())
+            strokes.append(InkStroke(tool: i % 2 == 0 ? "line" : "dash", color: color(), width: (rng.uniform(2...6)).rounded(), from: from, to: to))
         }
         for tool in ["rect", "ellipse"] {
             for i in 0..<6 {
-                let from = Point(rng.range(80, 1500).rounded(), rng.range(80, 2250).rounded())
-                let to = Point(from.x + rng.range(60, 240).rounded(), from.y + rng.range(40, 200).rounded())
+                let from = Point(rng.uniform(80...1500).rounded(), rng.uniform(80...2250).rounded())
+                let to = Point(from.x + rng.uniform(60...240).rounded(), from.y + rng.uniform(40...200).rounded())
                 strokes.append(
                     InkStroke(
                         tool: tool, color: color(), width: 4, from: from, to: to,
@@ -148,8 +136,8 @@ struct ReferencePage {
         }
         for _ in 0..<5 {
             var pts: [Point] = []
-            var x = rng.range(200, 1548), y = rng.range(200, 2280)
-            for _ in 0..<12 { pts.append(Point(x.rounded(), y.rounded())); x += rng.range(10, 30); y += rng.range(-15, 15) }
+            var x = rng.uniform(200...1548), y = rng.uniform(200...2280)
+            for _ in 0..<12 { pts.append(Point(x.rounded(), y.rounded())); x += rng.uniform(10...30); y += rng.uniform(-15...15) }
             strokes.append(InkStroke(tool: "eraser", color: "#000000", width: 30, points: pts))
         }
     }

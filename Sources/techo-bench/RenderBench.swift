@@ -121,7 +121,7 @@ func referencePage(assets dir: URL) throws -> Page {
     let dpi = 300.0
     let mm = dpi / 25.4
     let (W, H) = (1748.0, 2480.0)
-    var rng = SplitMixBench(seed: 7)
+    var rng = SplitMix64(seed: 7)
     var elements: [Element] = []
     let photoSpots: [(Double, Double, Double, PhotoContent.Frame)] = [(470, 640, -5, .polaroid), (1290, 560, 4, .border),
                                                                       (520, 1420, 3, .border), (1260, 1330, -3, .polaroid)]
@@ -197,20 +197,4 @@ func referencePage(assets dir: URL) throws -> Page {
     let bg = Background(color: RGBA(r: 0xF6, g: 0xF0, b: 0xE4),
                         image: try BackgroundImage(asset: try benchRef("paper/kraft.png"), mode: .tile, opacity: 0.18), paper: paper)
     return try Page(id: "p1", size: PageSize(width: W, height: H), dpi: dpi, background: bg, elements: elements)
-}
-
-/// SplitMix64, for the page layout.
-struct SplitMixBench {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ r: ClosedRange<Double>) -> Double {
-        r.lowerBound + (r.upperBound - r.lowerBound) * Double(next() >> 11) / Double(1 << 53)
-    }
 }

@@ -4,6 +4,7 @@
 // result shape) not seen before, which steers it towards distinct code paths.
 import Foundation
 import TechoFuzzTargets
+import TechoGeometry
 
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +12,7 @@ import TechoFuzzTargets
 
 /// Mutates inputs.
 struct Mutator {
-    var rng: SeededRandom
+    var rng: SplitMix64
     let dictionary: [[UInt8]]
     let maxLength: Int
 
@@ -83,7 +84,7 @@ struct FuzzRun {
         var seen = Set<String>()
         // Every seed runs once, as is.
         for s in corpus { seen.insert(CrashCapture.execute(s, target.run)) }
-        var m = Mutator(rng: SeededRandom(seed: seed), dictionary: target.dictionary, maxLength: target.maxLength)
+        var m = Mutator(rng: SplitMix64(seed: seed), dictionary: target.dictionary, maxLength: target.maxLength)
         let start = Date()
         var runs = corpus.count
         var lastReport = start

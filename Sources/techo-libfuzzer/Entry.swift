@@ -4,6 +4,7 @@
 // libFuzzer supplies `main`; TECHO_FUZZ_TARGET names the target. See docs/fuzzing.md.
 import Foundation
 import TechoFuzzTargets
+import TechoGeometry
 
 #if canImport(Glibc)
     import Glibc
@@ -47,7 +48,7 @@ public func fuzzerCustomMutator(_ data: UnsafeMutablePointer<UInt8>, _ size: Int
     let n = libFuzzerMutate(data, size, maxSize)
     guard let repair = selected?.repair, seed & 1 == 1, n > 0 else { return n }
     var bytes = Array(UnsafeBufferPointer(start: data, count: n))
-    var rng = SeededRandom(seed: UInt64(seed))
+    var rng = SplitMix64(seed: UInt64(seed))
     repair(&bytes, &rng)
     let m = min(bytes.count, maxSize)
     bytes.withUnsafeBufferPointer { b in

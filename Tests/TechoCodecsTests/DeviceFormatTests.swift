@@ -2,6 +2,7 @@
 // WebP (libwebp) and SVG (librsvg), from files made by the real encoders (Fixtures/devices,
 // see its README for the commands), and their corrupt and hostile cases.
 import Foundation
+import TechoGeometry
 import TechoRaster
 import Testing
 
@@ -344,7 +345,7 @@ private func meanDelta(_ a: RGBAImage, _ b: RGBAImage) -> Double {
     @Test(arguments: ["quad.heic", "quad-alpha.avif", "quad-lossy.webp", "anim.webp", "quad-alpha-lossless.webp", "svg/star.svg"])
     func mutatedFilesNeverCrash(file: String) throws {
         let original = try fixture(file)
-        var rng = SeededRandom(state: UInt64(original.count))
+        var rng = SplitMix64(seed: UInt64(original.count))
         for _ in 0..<60 {
             var data = original
             for _ in 0..<(1 + Int(rng.next() % 4)) {

@@ -1,3 +1,4 @@
+import TechoGeometry
 import TechoRaster
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 
 /// A photo-like straight RGBA image: gradients, hard edges, noise; alpha varies when `translucent`.
 private func photoLike(width: Int, height: Int, translucent: Bool, seed: UInt64) -> RGBAImage {
-    var rng = SeededRandom(state: seed)
+    var rng = SplitMix64(seed: seed)
     var bytes = [UInt8](repeating: 0, count: width * height * 4)
     for y in 0..<height {
         for x in 0..<width {
@@ -99,7 +100,7 @@ private func write(_ image: RGBAImage, level: Int = 6, filter: PNGEncoder.Filter
             for x in d { a = (a + UInt32(x)) % 65521; b = (b + a) % 65521 }
             return b << 16 | a
         }
-        var rng = SeededRandom(state: 11)
+        var rng = SplitMix64(seed: 11)
         let data = (0..<70_000).map { _ in rng.byte() }
         for cut in [0, 1, 5552, 65521, 69_999] {
             let combined = PNGWriter.combineAdler32(adler(Array(data[..<cut])), adler(Array(data[cut...])), data.count - cut)
@@ -111,7 +112,7 @@ private func write(_ image: RGBAImage, level: Int = 6, filter: PNGEncoder.Filter
         #expect(DeflateSplice.finalBlock(of: []) == nil)
         #expect(DeflateSplice.finalBlock(of: [0x07]) == nil)  // reserved block type 3
         #expect(DeflateSplice.finalBlock(of: [0x01, 0x05, 0x00]) == nil)  // stored, truncated length
-        var rng = SeededRandom(state: 2)
+        var rng = SplitMix64(seed: 2)
         for _ in 0..<200 { _ = DeflateSplice.finalBlock(of: (0..<64).map { _ in rng.byte() }) }  // never traps
         // An empty final stored block: header bits 0..2, LEN/NLEN in bytes 1...4.
         #expect(DeflateSplice.finalBlock(of: [0x01, 0x00, 0x00, 0xFF, 0xFF]) == DeflateFinalBlock(headerBit: 0, endBit: 40))

@@ -1,5 +1,6 @@
 // Seeded byte mutations of valid files: every decode either succeeds or throws ImageError.
 import TechoCodecs
+import TechoGeometry
 import Testing
 
 @Suite struct RobustnessTests {
@@ -8,7 +9,7 @@ import Testing
                       "jpeg/generated/gen_arith.jpg", "jpeg/generated/gen_ycck.jpg"])
     func mutatedFilesNeverCrash(file: String) throws {
         let original = try readFile("\(fixturesDirectory)/\(file)")
-        var rng = SeededRandom(state: UInt64(original.count))
+        var rng = SplitMix64(seed: UInt64(original.count))
         var decoded = 0, refused = 0
         for round in 0..<150 {
             var bytes = original

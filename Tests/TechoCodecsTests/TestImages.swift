@@ -1,23 +1,16 @@
 // Deterministic synthetic images and small PNG chunk reader for the codec tests.
 import TechoCodecs
+import TechoGeometry
 import TechoRaster
 
-/// SplitMix64: a tiny seeded generator, so test images are the same on every run.
-struct SeededRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SplitMix64 {
+    /// The low byte of the next value.
     mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
 }
 
 /// A smooth gradient with some noise, straight RGBA; alpha varies when `translucent`.
 func syntheticImage(width: Int, height: Int, translucent: Bool, seed: UInt64 = 1) -> RGBAImage {
-    var rng = SeededRandom(state: seed)
+    var rng = SplitMix64(seed: seed)
     var bytes = [UInt8](repeating: 0, count: width * height * 4)
     for y in 0..<height {
         for x in 0..<width {

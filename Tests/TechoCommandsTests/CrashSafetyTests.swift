@@ -2,6 +2,7 @@
 // exports; afterwards the journal passes `techo check` and holds either the old or the new
 // state, and an export never leaves a partial file under its final name.
 import Foundation
+import TechoGeometry
 import Testing
 
 #if canImport(Glibc)
@@ -9,19 +10,6 @@ import Testing
 #endif
 
 @Suite(.serialized) struct CrashSafetyTests {
-    /// SplitMix64, so a failing run can be repeated with its seed.
-    struct Rng {
-        var s: UInt64
-        mutating func next() -> UInt64 {
-            s &+= 0x9E37_79B9_7F4A_7C15
-            var z = s
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    }
-
     /// The journal's state as the user sees it: journal.json and every page file.
     func state(_ ws: Workspace, _ folder: String) -> [String: [UInt8]] {
         ws.snapshot("\(folder)/j.techo").filter { $0.key == "journal.json" || ($0.key.hasPrefix("pages/") && !$0.key.contains("/.")) }
@@ -65,7 +53,7 @@ import Testing
 
     @Test func killedSavesAndExportsLeaveTheOldOrTheNewState() throws {
         let ws = try Workspace()
-        var rng = Rng(s: 20261129)
+        var rng = SplitMix64(seed: 20261129)  // a failing run can be repeated with its seed
         try FileManager.default.createDirectory(at: ws.url("base"), withIntermediateDirectories: true)
         try ws.write("base/s.png", LyingFiles.noisePNG(64, 64, seed: 1))
         try ws.write("base/t.png", LyingFiles.noisePNG(80, 60, seed: 2))

@@ -45,12 +45,12 @@ import Testing
     }
 
     @Test func dashLengthsSumOverRandomPolylines() {
-        var rng = SeededRandom(seed: 42)
+        var rng = SplitMix64(seed: 42)
         for _ in 0..<50 {
-            let pts = (0..<Int.random(in: 2...10, using: &rng)).map { _ in Point(rng.double(0...200), rng.double(0...200)) }
+            let pts = (0..<Int.random(in: 2...10, using: &rng)).map { _ in Point(rng.double(in: 0...200), rng.double(in: 0...200)) }
             let poly = Path.polyline(pts)
-            let on = rng.double(0.5...20), off = rng.double(0.5...20)
-            let d = poly.dashed(pattern: [on, off], phase: rng.double(-50...50))
+            let on = rng.double(in: 0.5...20), off = rng.double(in: 0.5...20)
+            let d = poly.dashed(pattern: [on, off], phase: rng.double(in: -50...50))
             let length = contours(poly)[0].length
             let sum = dashLengths(d).reduce(0, +)
             // Every dash is at most `on` long, and on-fraction of the length is covered within

@@ -20,10 +20,10 @@ import Testing
     /// t, so the k-th chord covers t in [k/n, (k+1)/n]).
     @Test(arguments: [0.05, 0.1, 0.5])
     func flatteningErrorIsBelowTolerance(tolerance: Double) {
-        var rng = SeededRandom(seed: 99)
+        var rng = SplitMix64(seed: 99)
         for _ in 0..<100 {
-            let s = rng.double(1...1000)
-            let p = (0..<4).map { _ in Point(rng.double(-s...s), rng.double(-s...s)) }
+            let s = rng.double(in: 1...1000)
+            let p = (0..<4).map { _ in Point(rng.double(in: -s...s), rng.double(in: -s...s)) }
             var path = Path()
             path.move(to: p[0])
             path.cubic(to: p[3], control1: p[1], control2: p[2])
@@ -60,13 +60,13 @@ import Testing
     }
 
     @Test func boundsContainEveryFlattenedPointOverRandomCurves() {
-        var rng = SeededRandom(seed: 3)
+        var rng = SplitMix64(seed: 3)
         for _ in 0..<100 {
             var p = Path()
-            p.move(to: Point(rng.double(-50...50), rng.double(-50...50)))
-            p.cubic(to: Point(rng.double(-50...50), rng.double(-50...50)), control1: Point(rng.double(-90...90), rng.double(-90...90)),
-                    control2: Point(rng.double(-90...90), rng.double(-90...90)))
-            p.quad(to: Point(rng.double(-50...50), rng.double(-50...50)), control: Point(rng.double(-90...90), rng.double(-90...90)))
+            p.move(to: Point(rng.double(in: -50...50), rng.double(in: -50...50)))
+            p.cubic(to: Point(rng.double(in: -50...50), rng.double(in: -50...50)), control1: Point(rng.double(in: -90...90), rng.double(in: -90...90)),
+                    control2: Point(rng.double(in: -90...90), rng.double(in: -90...90)))
+            p.quad(to: Point(rng.double(in: -50...50), rng.double(in: -50...50)), control: Point(rng.double(in: -90...90), rng.double(in: -90...90)))
             let b = p.bounds
             let pts = p.flattened(tolerance: 0.001)[0].points
             let fb = Rect.bounding(pts)
@@ -116,13 +116,13 @@ import Testing
 
 @Suite struct FlatteningBudgetTests {
     func wildCurves(_ count: Int) -> Path {
-        var rng = SeededRandom(seed: 11)
+        var rng = SplitMix64(seed: 11)
         var p = Path()
         p.move(to: .zero)
         for _ in 0..<count {
-            p.cubic(to: Point(rng.double(-1e6...1e6), rng.double(-1e6...1e6)),
-                    control1: Point(rng.double(-1e6...1e6), rng.double(-1e6...1e6)),
-                    control2: Point(rng.double(-1e6...1e6), rng.double(-1e6...1e6)))
+            p.cubic(to: Point(rng.double(in: -1e6...1e6), rng.double(in: -1e6...1e6)),
+                    control1: Point(rng.double(in: -1e6...1e6), rng.double(in: -1e6...1e6)),
+                    control2: Point(rng.double(in: -1e6...1e6), rng.double(in: -1e6...1e6)))
         }
         return p
     }

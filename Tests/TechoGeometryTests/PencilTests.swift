@@ -4,8 +4,8 @@ import Testing
 
 @Suite struct PencilTests {
     @Test func catmullRomPassesThroughEveryPoint() {
-        var rng = SeededRandom(seed: 7)
-        let pts = (0..<40).map { _ in Point(rng.double(0...500), rng.double(0...500)) }
+        var rng = SplitMix64(seed: 7)
+        let pts = (0..<40).map { _ in Point(rng.double(in: 0...500), rng.double(in: 0...500)) }
         let p = Pencil.smoothPath(through: pts)
         #expect(p.elements.count == 40)
         guard case .move(let start) = p.elements[0] else { Issue.record("no move"); return }
@@ -132,15 +132,15 @@ import Testing
     /// fill (trapezoids, joint pieces or discs) is the union of consecutive disc hulls.
     @Test(arguments: 0..<16)
     func unionOfHullsOverRandomSamples(seed: Int) {
-        var rng = SeededRandom(seed: UInt64(seed) &* 7919 &+ 1)
+        var rng = SplitMix64(seed: UInt64(seed) &* 7919 &+ 1)
         let n = Int.random(in: 2...9, using: &rng)
-        var c: [Point] = [Point(rng.double(20...80), rng.double(20...80))]
-        var r: [Double] = [rng.double(0.5...12)]
+        var c: [Point] = [Point(rng.double(in: 20...80), rng.double(in: 20...80))]
+        var r: [Double] = [rng.double(in: 0.5...12)]
         for _ in 1..<n {
-            let step = Bool.random(using: &rng) ? rng.double(0.2...4) : rng.double(4...30)
-            let a = rng.double(0...(2 * Double.pi))
+            let step = Bool.random(using: &rng) ? rng.double(in: 0.2...4) : rng.double(in: 4...30)
+            let a = rng.double(in: 0...(2 * Double.pi))
             c.append(c[c.count - 1] + Point(cosPrecise(a), sinPrecise(a)) * step)
-            r.append(Bool.random(using: &rng) ? r[r.count - 1] * rng.double(0.8...1.25) : rng.double(0.5...12))
+            r.append(Bool.random(using: &rng) ? r[r.count - 1] * rng.double(in: 0.8...1.25) : rng.double(in: 0.5...12))
         }
         let tol = 0.02
         let path = Pencil.sweptDiscs(c, r, tolerance: tol)

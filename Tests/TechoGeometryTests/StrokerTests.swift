@@ -141,19 +141,19 @@ func expectWellFormedStroke(_ stroke: Path, sourceLocation: SourceLocation = #_s
     }
 
     @Test func everyContourIsPositiveOverRandomPolylines() {
-        var rng = SeededRandom(seed: 0x5EED)
+        var rng = SplitMix64(seed: 0x5EED)
         for trial in 0..<300 {
             let n = Int.random(in: 1...12, using: &rng)
             var pts: [Point] = []
             for _ in 0..<n {
                 // Repeated points on purpose now and then.
                 if let l = pts.last, Bool.random(using: &rng), Int.random(in: 0..<4, using: &rng) == 0 { pts.append(l); continue }
-                pts.append(Point(rng.double(-100...100), rng.double(-100...100)))
+                pts.append(Point(rng.double(in: -100...100), rng.double(in: -100...100)))
             }
-            let style = StrokeStyle(width: rng.double(0.1...30),
+            let style = StrokeStyle(width: rng.double(in: 0.1...30),
                                     cap: LineCap.allCases.randomElement(using: &rng) ?? .round,
                                     join: LineJoin.allCases.randomElement(using: &rng) ?? .round,
-                                    miterLimit: rng.double(0.5...20))
+                                    miterLimit: rng.double(in: 0.5...20))
             let closed = Bool.random(using: &rng)
             let s = Path.polyline(pts, closed: closed).stroked(style, tolerance: 0.2)
             for c in contours(s) {

@@ -4,7 +4,7 @@ import Foundation
 import TechoTestSupport
 @testable import TechoModel
 
-/// The seeded generator every test target shares (SplitMix64, from TechoTestSupport).
+/// The seeded generator all of techo shares (SplitMix64, from TechoGeometry).
 typealias SeededRNG = SplitMix64
 
 /// A fresh empty folder under the system temp folder, removed by `cleanup()`.

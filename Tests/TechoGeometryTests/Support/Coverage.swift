@@ -67,20 +67,6 @@ struct ScanMeasure {
     }
 }
 
-/// SplitMix64: a tiny seeded generator so property tests are reproducible.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
-}
-
 /// The contours of a path with `close` (no flattening needed for line-only paths).
 func contours(_ p: Path) -> [Contour] { p.flattened(tolerance: 0.01) }
 
