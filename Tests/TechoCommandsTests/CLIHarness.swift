@@ -5,11 +5,7 @@ import TechoRaster
 import TechoTestSupport
 
 /// The result of one `techo` run.
-struct RunResult {
-    var code: Int32
-    var out: String
-    var err: String
-}
+typealias RunResult = ChildResult
 
 /// A scratch folder with helpers to run techo in it and make input images.
 final class Workspace {
@@ -30,28 +26,7 @@ final class Workspace {
     @discardableResult
     func run(_ args: String...) throws -> RunResult { try run(args) }
 
-    func run(_ args: [String]) throws -> RunResult {
-        let p = Process()
-        p.executableURL = Workspace.binary
-        p.arguments = args
-        p.currentDirectoryURL = dir
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        // Read both pipes fully before waiting, so a chatty child never blocks on a full pipe.
-        final class Box: @unchecked Sendable { var data = Data() }
-        let outBox = Box()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async { outBox.data = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        let outData = outBox.data
-        p.waitUntilExit()
-        return RunResult(code: p.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData, as: UTF8.self))
-    }
+    func run(_ args: [String]) throws -> RunResult { try ChildProcess.run(Workspace.binary, args, in: dir) }
 
     func url(_ relative: String) -> URL { dir.appendingPathComponent(relative) }
     func bytes(_ relative: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: url(relative))) }

@@ -15,22 +15,9 @@ enum Techo {
     /// Runs `techo ARGS…` in `folder`; throws with its stderr when it fails.
     @discardableResult
     static func run(_ args: [String], in folder: URL) throws -> String {
-        let p = Process()
-        p.executableURL = binary
-        p.arguments = args
-        p.currentDirectoryURL = folder
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw DevToolsError(description: "techo \(args.joined(separator: " ")) exited \(p.terminationStatus): \(String(decoding: e, as: UTF8.self))")
-        }
-        return String(decoding: o, as: UTF8.self)
+        let r = try ChildProcess.run(binary, args, in: folder)
+        guard r.code == 0 else { throw DevToolsError(description: "techo \(args.joined(separator: " ")) exited \(r.code): \(r.err)") }
+        return r.out
     }
 }
 
