@@ -34,11 +34,7 @@ public enum ImageProbe {
 
 extension PNGDecoding {
     static func probe(_ bytes: [UInt8], file: String, limits: ImageLimits) throws -> ImageInfo {
-        var raw = techo_png_info()
-        try ShimStatus.check(file: file, format: .png, limits: limits, size: { (Int(raw.width), Int(raw.height)) }) { msg, cap in
-            bytes.withUnsafeBufferPointer { techo_png_probe($0.baseAddress, $0.count, ShimStatus.cLimits(limits), &raw, msg, cap) }
-        }
-        return ImageInfo(format: .png, width: Int(raw.width), height: Int(raw.height))
+        try header(bytes, file: file, limits: limits, techo_png_probe)
     }
 }
 

@@ -3,9 +3,20 @@ import CTechoShims
 
 enum PNGDecoding {
     static func info(_ bytes: [UInt8], file: String, limits: ImageLimits) throws -> ImageInfo {
+        try header(bytes, file: file, limits: limits, techo_png_read_info)
+    }
+
+    /// A C reader of the PNG's header: `techo_png_read_info`, or `techo_png_probe`, which also
+    /// inflates every row and checks every chunk.
+    typealias HeaderReader = (
+        UnsafePointer<UInt8>?, Int, techo_limits, UnsafeMutablePointer<techo_png_info>?, UnsafeMutablePointer<CChar>?, Int
+    ) -> Int32
+
+    /// The size `reader` reads, or its error (a refusal over `limits` names the size claimed).
+    static func header(_ bytes: [UInt8], file: String, limits: ImageLimits, _ reader: HeaderReader) throws -> ImageInfo {
         var raw = techo_png_info()
         try ShimStatus.check(file: file, format: .png, limits: limits, size: { (Int(raw.width), Int(raw.height)) }) { msg, cap in
-            bytes.withUnsafeBufferPointer { techo_png_read_info($0.baseAddress, $0.count, ShimStatus.cLimits(limits), &raw, msg, cap) }
+            bytes.withUnsafeBufferPointer { reader($0.baseAddress, $0.count, ShimStatus.cLimits(limits), &raw, msg, cap) }
         }
         return ImageInfo(format: .png, width: Int(raw.width), height: Int(raw.height))
     }
