@@ -38,20 +38,24 @@ let package = Package(
         .target(name: "TechoRender", dependencies: ["TechoModel", "TechoGeometry", "TechoRaster", "TechoCodecs", "TechoText"]),
         .target(name: "TechoCommands", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoText"]),
         // techo serve: the editor's HTTP server, a thin layer over the same operations as the CLI.
-        .target(name: "TechoServer", dependencies: ["CLibMicroHTTPD", "TechoCommands", "TechoModel", "TechoRender", "TechoCodecs", "TechoGeometry", "TechoText"]),
+        .target(
+            name: "TechoServer", dependencies: ["CLibMicroHTTPD", "TechoCommands", "TechoModel", "TechoRender", "TechoCodecs", "TechoGeometry", "TechoText"]),
         .executableTarget(name: "techo", dependencies: ["TechoCommands", "TechoServer"]),
         .target(name: "Techo", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoRaster"]),
         .executableTarget(name: "techo-assets", dependencies: ["TechoCodecs", "TechoRaster", "CLibHeif", "CLibWebP"], path: "Sources/techo-assets"),
         // Seeded mutation fuzzers for the decoders and text layout (make fuzz, docs/fuzzing.md).
-        .target(name: "TechoFuzzTargets", dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText", "TechoRaster", "TechoCommands", "TechoServer"]),
+        .target(
+            name: "TechoFuzzTargets", dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText", "TechoRaster", "TechoCommands", "TechoServer"]),
         .executableTarget(name: "techo-fuzz", dependencies: ["TechoFuzzTargets", "TechoGeometry"]),
-        .executableTarget(name: "techo-bench", dependencies: ["TechoRender", "TechoCodecs", "TechoRaster", "TechoText", "TechoModel"], path: "Sources/techo-bench"),
+        .executableTarget(
+            name: "techo-bench", dependencies: ["TechoRender", "TechoCodecs", "TechoRaster", "TechoText", "TechoModel"], path: "Sources/techo-bench"),
 
         .target(name: "TechoTestSupport", dependencies: ["TechoRaster", "TechoCodecs"], path: "Tests/TechoTestSupport"),
         .testTarget(name: "TechoGeometryTests", dependencies: ["TechoGeometry"]),
         // Fixtures and reference images are found through #filePath, so a clone runs its tests in place.
-        .testTarget(name: "TechoRasterTests", dependencies: ["TechoRaster", "TechoGeometry", "TechoTestSupport"],
-                    exclude: ["Fixtures", "References"]),
+        .testTarget(
+            name: "TechoRasterTests", dependencies: ["TechoRaster", "TechoGeometry", "TechoTestSupport"],
+            exclude: ["Fixtures", "References"]),
         .testTarget(name: "TechoCodecsTests", dependencies: ["TechoCodecs", "TechoGeometry", "TechoTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TechoTextTests", dependencies: ["TechoText", "TechoTestSupport"], exclude: ["References"]),
         .testTarget(name: "TechoModelTests", dependencies: ["TechoModel", "TechoTestSupport"], exclude: ["Fixtures"]),

@@ -52,8 +52,10 @@ public final class JournalEditor {
     ///   - background: the page colour. Default white.
     /// - Throws: `ValueError` for a bad size or title, `StorageError` when `url` exists or
     ///   cannot be written (nothing is left behind).
-    public static func create(at url: URL, title: String? = nil, size: String = PageSize.defaultName,
-                              dpi: Double = Page.defaultDPI, background: RGBA = .white) throws -> JournalEditor {
+    public static func create(
+        at url: URL, title: String? = nil, size: String = PageSize.defaultName,
+        dpi: Double = Page.defaultDPI, background: RGBA = .white
+    ) throws -> JournalEditor {
         let page = try Page(id: "p1", size: try PageSize(parsing: size, dpi: dpi), dpi: dpi, background: Background(color: background))
         let journal = try Journal(title: title ?? url.deletingPathExtension().lastPathComponent, pageOrder: ["p1"])
         return JournalEditor(url: url, store: try JournalStore.create(at: url, journal: journal, pages: [page]))
@@ -83,8 +85,9 @@ public final class JournalEditor {
             try Identifier.validate(newID, what: "page id")
             guard pages[newID] == nil else { throw ValueError("a page \"\(newID)\" already exists") }
             let last = journal.pageOrder.last.flatMap { pages[$0] }
-            pages[newID] = try Page(id: newID, size: last?.size, dpi: last?.dpi ?? Page.defaultDPI,
-                                    background: last?.background ?? Background(), margin: last?.margin ?? 0)
+            pages[newID] = try Page(
+                id: newID, size: last?.size, dpi: last?.dpi ?? Page.defaultDPI,
+                background: last?.background ?? Background(), margin: last?.margin ?? 0)
             journal.pageOrder.append(newID)
             return newID
         }
@@ -101,8 +104,10 @@ public final class JournalEditor {
     ///   - width: the width shown on the page, keeping the aspect. Default: the natural width.
     /// - Throws: `ImageError` naming the file, `EditorError.noPage`.
     @discardableResult
-    public func addPicture(_ file: URL, to pageID: String, photo: Bool = false, at: Point? = nil,
-                           width: Double? = nil, keepGPS: Bool = false) throws -> String {
+    public func addPicture(
+        _ file: URL, to pageID: String, photo: Bool = false, at: Point? = nil,
+        width: Double? = nil, keepGPS: Bool = false
+    ) throws -> String {
         var bytes = try FileBytes.contents(of: file.path, maxBytes: ImageLimits.default.maxFileBytes)
         let name = file.lastPathComponent
         let info = try ImageProbe.check(bytes, name: name)
@@ -115,13 +120,16 @@ public final class JournalEditor {
         return try edit(pageID, "add \(photo ? "photo" : "image") \(name)", importing: [asset]) { page in
             let kind: Element.Kind = photo ? .photo : .image
             let image = try ImageContent(asset: asset.ref, naturalWidth: natural.0, naturalHeight: natural.1)
-            let scale = try width.map { w -> Double in
-                guard w.isFinite, w > 0 else { throw ValueError("width must be a positive number, got \(w)") }
-                return w / natural.0
-            } ?? 1
+            let scale =
+                try width.map { w -> Double in
+                    guard w.isFinite, w > 0 else { throw ValueError("width must be a positive number, got \(w)") }
+                    return w / natural.0
+                } ?? 1
             let id = page.nextElementID(for: kind)
-            page.elements.append(try Element(id: id, content: photo ? .photo(PhotoContent(image: image)) : .image(image),
-                                             placement: try Placement(center: center, scale: scale)))
+            page.elements.append(
+                try Element(
+                    id: id, content: photo ? .photo(PhotoContent(image: image)) : .image(image),
+                    placement: try Placement(center: center, scale: scale)))
             return id
         }
     }
@@ -167,8 +175,10 @@ public final class JournalEditor {
 
     // MARK: Private
 
-    private func edit<R>(_ pageID: String, _ description: String, importing: [AssetImport] = [],
-                         _ body: (inout Page) throws -> R) throws -> R {
+    private func edit<R>(
+        _ pageID: String, _ description: String, importing: [AssetImport] = [],
+        _ body: (inout Page) throws -> R
+    ) throws -> R {
         try store.transaction(description: description, importing: importing) { journal, pages in
             guard var page = pages[pageID] else { throw EditorError.noPage(pageID, existing: journal.pageOrder) }
             let result = try body(&page)

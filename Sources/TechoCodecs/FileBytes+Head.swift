@@ -1,8 +1,8 @@
 // Reading the first bytes of a file, for sniffing its format without reading it whole.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension FileBytes {

@@ -1,8 +1,8 @@
 // Reading a whole file into memory, refusing files over the size limit before reading them.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 public enum FileBytes {

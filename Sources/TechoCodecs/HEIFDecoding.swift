@@ -23,8 +23,9 @@ enum HEIFDecoding {
             defer { heif_decoding_options_free(options) }
             options?.pointee.convert_hdr_to_8bit = 1
             var image: OpaquePointer?
-            try HEIFStatus.check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options),
-                                 file: file, format: format, limits: limits, during: "decoding", size: (info.width, info.height))
+            try HEIFStatus.check(
+                heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options),
+                file: file, format: format, limits: limits, during: "decoding", size: (info.width, info.height))
             guard let image else { throw ImageError(file: file, format: format, reason: .corrupt("decoding gave no image")) }
             defer { heif_image_release(image) }
             let w = Int(heif_image_get_width(image, heif_channel_interleaved))
@@ -59,8 +60,9 @@ enum HEIFDecoding {
             let n = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &ids, Int32(ids.count)))
             return try ids.prefix(n).map { id in
                 var block = [UInt8](repeating: 0, count: heif_image_handle_get_metadata_size(handle, id))
-                try HEIFStatus.check(heif_image_handle_get_metadata(handle, id, &block), file: file, format: format,
-                                     limits: .default, during: "reading EXIF")
+                try HEIFStatus.check(
+                    heif_image_handle_get_metadata(handle, id, &block), file: file, format: format,
+                    limits: .default, during: "reading EXIF")
                 return block
             }
         }
@@ -68,8 +70,10 @@ enum HEIFDecoding {
 
     /// Opens the file, finds its primary image and checks its size, then runs `body` with the
     /// image handle. Every libheif object is released before this returns.
-    private static func session<R>(_ bytes: [UInt8], format: ImageFormat, file: String, limits: ImageLimits,
-                                   _ body: (OpaquePointer, ImageInfo) throws -> R) throws -> R {
+    private static func session<R>(
+        _ bytes: [UInt8], format: ImageFormat, file: String, limits: ImageLimits,
+        _ body: (OpaquePointer, ImageInfo) throws -> R
+    ) throws -> R {
         try HEIFReferenceCheck.check(bytes, format: format, file: file)
         guard let context = heif_context_alloc() else {
             throw ImageError(file: file, format: format, reason: .corrupt("out of memory"))
@@ -87,11 +91,13 @@ enum HEIFDecoding {
         heif_context_set_max_decoding_threads(context, 0)
         return try bytes.withUnsafeBytes { raw in
             // The context reads the bytes in place; they outlive it, since it is freed first.
-            try HEIFStatus.check(heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil),
-                                 file: file, format: format, limits: limits, during: "reading the file")
+            try HEIFStatus.check(
+                heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil),
+                file: file, format: format, limits: limits, during: "reading the file")
             var handle: OpaquePointer?
-            try HEIFStatus.check(heif_context_get_primary_image_handle(context, &handle),
-                                 file: file, format: format, limits: limits, during: "finding the primary image")
+            try HEIFStatus.check(
+                heif_context_get_primary_image_handle(context, &handle),
+                file: file, format: format, limits: limits, during: "finding the primary image")
             guard let handle else { throw ImageError(file: file, format: format, reason: .corrupt("no primary image")) }
             defer { heif_image_handle_release(handle) }
             let w = Int(heif_image_handle_get_width(handle)), h = Int(heif_image_handle_get_height(handle))

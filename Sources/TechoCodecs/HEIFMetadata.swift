@@ -38,8 +38,11 @@ public enum HEIFMetadata {
         for item in items(bytes) {
             guard let range = item.range else {
                 if item.type == "Exif" || isXMP(item) {
-                    throw ImageError(file: file, format: format, reason: .unsupported(
-                        "its \(item.type == "Exif" ? "EXIF" : "XMP") metadata is split or stored outside the file, so its GPS position cannot be removed; pass --keep-gps to import it as it is"))
+                    throw ImageError(
+                        file: file, format: format,
+                        reason: .unsupported(
+                            "its \(item.type == "Exif" ? "EXIF" : "XMP") metadata is split or stored outside the file, so its GPS position cannot be removed; pass --keep-gps to import it as it is"
+                        ))
                 }
                 continue
             }
@@ -91,7 +94,8 @@ public enum HEIFMetadata {
     /// has no readable `meta` box (libheif then refuses it when it is decoded).
     static func items(_ bytes: [UInt8]) -> [Item] {
         guard let meta = BoxReader.boxes(bytes, in: 0..<bytes.count).first(where: { $0.type == "meta" }),
-              meta.payload.count >= 4 else { return [] }
+            meta.payload.count >= 4
+        else { return [] }
         let children = BoxReader.boxes(bytes, in: (meta.payload.lowerBound + 4)..<meta.payload.upperBound)
         var items: [UInt32: Item] = [:]
         if let iinf = children.first(where: { $0.type == "iinf" }) {

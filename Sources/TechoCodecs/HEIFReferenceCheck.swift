@@ -49,9 +49,10 @@ enum HEIFReferenceCheck {
     /// `dimg` reference names, and those whose `auxl` reference names it (its alpha, its depth).
     static func derivations(_ bytes: [UInt8]) -> [UInt32: [UInt32]] {
         guard let meta = BoxReader.boxes(bytes, in: 0..<bytes.count).first(where: { $0.type == "meta" }),
-              meta.payload.count >= 4,
-              let iref = BoxReader.boxes(bytes, in: (meta.payload.lowerBound + 4)..<meta.payload.upperBound).first(where: { $0.type == "iref" }),
-              iref.payload.count >= 4 else { return [:] }
+            meta.payload.count >= 4,
+            let iref = BoxReader.boxes(bytes, in: (meta.payload.lowerBound + 4)..<meta.payload.upperBound).first(where: { $0.type == "iref" }),
+            iref.payload.count >= 4
+        else { return [:] }
         let wide = bytes[iref.payload.lowerBound] != 0  // version 1: 32-bit item ids
         var graph: [UInt32: [UInt32]] = [:]
         func add(_ type: String, from: UInt32, to: UInt32) {

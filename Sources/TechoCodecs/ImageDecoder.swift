@@ -43,8 +43,10 @@ public enum ImageDecoder {
     ///     A JPEG is then decoded at the smallest DCT scale (1/8, 1/4, 1/2 or 1) whose output is
     ///     still at least this size on both axes. Default nil: full size.
     /// - Throws: `ImageError` naming `path`.
-    public static func decode(contentsOf path: String, limits: ImageLimits = .default,
-                              minimumSize: (width: Int, height: Int)? = nil) throws -> DecodedImage<Pixmap> {
+    public static func decode(
+        contentsOf path: String, limits: ImageLimits = .default,
+        minimumSize: (width: Int, height: Int)? = nil
+    ) throws -> DecodedImage<Pixmap> {
         try DecodeClock.measure {
             let bytes = try FileBytes.contents(of: path, maxBytes: limits.maxFileBytes)
             return try decode(bytes, name: path, limits: limits, minimumSize: minimumSize)
@@ -52,8 +54,10 @@ public enum ImageDecoder {
     }
 
     /// Decodes `bytes` to a premultiplied pixmap; `name` is used in error messages.
-    public static func decode(_ bytes: [UInt8], name: String, limits: ImageLimits = .default,
-                              minimumSize: (width: Int, height: Int)? = nil) throws -> DecodedImage<Pixmap> {
+    public static func decode(
+        _ bytes: [UInt8], name: String, limits: ImageLimits = .default,
+        minimumSize: (width: Int, height: Int)? = nil
+    ) throws -> DecodedImage<Pixmap> {
         if try sniff(bytes, name: name) == .svg {
             // cairo renders premultiplied pixels: keep them, with no round trip through straight alpha.
             let info = try SVGRendering.info(bytes, file: name, limits: limits)
@@ -79,16 +83,19 @@ public enum ImageDecoder {
 
     /// Decodes `bytes` to straight-alpha RGBA, as stored in the file (for tests and encoders).
     /// - Parameter applyOrientation: turn the pixels to the displayed orientation. Default true.
-    public static func decodeStraight(_ bytes: [UInt8], name: String, limits: ImageLimits = .default,
-                                      minimumSize: (width: Int, height: Int)? = nil,
-                                      applyOrientation: Bool = true) throws -> DecodedImage<RGBAImage> {
+    public static func decodeStraight(
+        _ bytes: [UInt8], name: String, limits: ImageLimits = .default,
+        minimumSize: (width: Int, height: Int)? = nil,
+        applyOrientation: Bool = true
+    ) throws -> DecodedImage<RGBAImage> {
         switch try sniff(bytes, name: name) {
         case .png:
             let (image, info, notes) = try PNGDecoding.decode(bytes, file: name, limits: limits)
             return DecodedImage(pixels: image, info: info, scaleDenominator: 1, notes: notes)
         case .jpeg:
-            let (image, info, denom, notes) = try JPEGDecoding.decode(bytes, file: name, limits: limits,
-                                                                     minimumSize: minimumSize)
+            let (image, info, denom, notes) = try JPEGDecoding.decode(
+                bytes, file: name, limits: limits,
+                minimumSize: minimumSize)
             let oriented = applyOrientation ? image.applying(info.orientation) : image
             return DecodedImage(pixels: oriented, info: info, scaleDenominator: denom, notes: notes)
         case .heif, .avif:

@@ -15,10 +15,12 @@ public enum JPEGEncoder {
     ///   - dpi: written (rounded) in the JFIF header; nil writes 1:1 aspect with no unit. Default nil.
     ///   - background: straight RGB under translucent pixels. Default white.
     ///   - name: the file name used in error messages. Default "image".
-    public static func encode(_ pixmap: Pixmap, quality: Int = 90, chromaSubsampling: Bool = true,
-                              progressive: Bool = false, dpi: Double? = nil,
-                              background: (r: UInt8, g: UInt8, b: UInt8) = (255, 255, 255),
-                              name: String = "image") throws -> [UInt8] {
+    public static func encode(
+        _ pixmap: Pixmap, quality: Int = 90, chromaSubsampling: Bool = true,
+        progressive: Bool = false, dpi: Double? = nil,
+        background: (r: UInt8, g: UInt8, b: UInt8) = (255, 255, 255),
+        name: String = "image"
+    ) throws -> [UInt8] {
         precondition((1...100).contains(quality), "JPEG quality must be 1...100, got \(quality)")
         precondition(pixmap.width <= 65500 && pixmap.height <= 65500, "JPEG sides are at most 65500 px")
         var density: UInt32 = 0
@@ -31,9 +33,10 @@ public enum JPEGEncoder {
         defer { techo_free(buffer.data) }
         try ShimStatus.checkEncode(file: name, format: .jpeg) { msg, cap in
             pixels.withUnsafeBufferPointer { px in
-                techo_jpeg_encode_rgba(px.baseAddress, UInt32(pixmap.width), UInt32(pixmap.height), Int32(quality),
-                                       chromaSubsampling ? 1 : 0, progressive ? 1 : 0, density,
-                                       &buffer, msg, cap)
+                techo_jpeg_encode_rgba(
+                    px.baseAddress, UInt32(pixmap.width), UInt32(pixmap.height), Int32(quality),
+                    chromaSubsampling ? 1 : 0, progressive ? 1 : 0, density,
+                    &buffer, msg, cap)
             }
         }
         return Array(UnsafeBufferPointer(start: buffer.data, count: buffer.size))

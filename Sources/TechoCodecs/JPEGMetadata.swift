@@ -9,8 +9,8 @@ public enum JPEGMetadata {
     /// invalid value (0 or above 8).
     public static func orientation(in bytes: [UInt8]) -> ImageOrientation {
         guard let range = JPEGSegments.exifTIFFRange(bytes), let tiff = TIFFReader(bytes, range: range),
-              let ifd0 = tiff.ifd0, let entries = tiff.entries(at: ifd0),
-              let e = entries.first(where: { $0.tag == orientationTag }), e.count >= 1
+            let ifd0 = tiff.ifd0, let entries = tiff.entries(at: ifd0),
+            let e = entries.first(where: { $0.tag == orientationTag }), e.count >= 1
         else { return .up }
         let value: Int?
         switch e.type {
@@ -56,7 +56,8 @@ public enum JPEGMetadata {
     @discardableResult
     static func removeTIFFGPS(_ out: inout [UInt8], tiff range: Range<Int>) -> Bool {
         guard let tiff = TIFFReader(out, range: range), let ifd0 = tiff.ifd0, let entries = tiff.entries(at: ifd0),
-              let index = entries.firstIndex(where: { $0.tag == gpsIFDTag }) else { return false }
+            let index = entries.firstIndex(where: { $0.tag == gpsIFDTag })
+        else { return false }
         // Zero the GPS IFD: its values stored out of line, then its entry table.
         if let gpsOffset = tiff.u32(absolute: entries[index].valueField) {
             let gps = tiff.base + gpsOffset
@@ -76,8 +77,11 @@ public enum JPEGMetadata {
             out.replaceSubrange(entryStart..<(entryStart + moved.count), with: moved)
             zero(&out, (tableEnd - 12)..<tableEnd)
             let count = n - 1
-            if tiff.littleEndian { out[ifd0] = UInt8(count & 0xFF); out[ifd0 + 1] = UInt8(count >> 8) }
-            else { out[ifd0] = UInt8(count >> 8); out[ifd0 + 1] = UInt8(count & 0xFF) }
+            if tiff.littleEndian {
+                out[ifd0] = UInt8(count & 0xFF); out[ifd0 + 1] = UInt8(count >> 8)
+            } else {
+                out[ifd0] = UInt8(count >> 8); out[ifd0 + 1] = UInt8(count & 0xFF)
+            }
         } else {
             // The table runs past the block; blank the pointer's tag instead of moving.
             zero(&out, entryStart..<(entryStart + 12))

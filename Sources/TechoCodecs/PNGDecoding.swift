@@ -30,8 +30,9 @@ enum PNGDecoding {
             bytes.withUnsafeBufferPointer { src in
                 out.withUnsafeMutableBufferPointer { dst in
                     notes.withUnsafeMutableBufferPointer { n in
-                        techo_png_decode_rgba(src.baseAddress, src.count, ShimStatus.cLimits(limits),
-                                              dst.baseAddress, dst.count, n.baseAddress, n.count, msg, cap)
+                        techo_png_decode_rgba(
+                            src.baseAddress, src.count, ShimStatus.cLimits(limits),
+                            dst.baseAddress, dst.count, n.baseAddress, n.count, msg, cap)
                     }
                 }
             }

@@ -15,8 +15,9 @@ public struct RGBAImage: Equatable, Sendable {
 
     /// Wraps bytes. Traps when the count does not match the size.
     public init(width: Int, height: Int, bytes: [UInt8]) {
-        precondition(width > 0 && height > 0 && bytes.count == width * height * 4,
-                     "RGBAImage has \(bytes.count) bytes, expected \(width)x\(height)x4")
+        precondition(
+            width > 0 && height > 0 && bytes.count == width * height * 4,
+            "RGBAImage has \(bytes.count) bytes, expected \(width)x\(height)x4")
         self.width = width
         self.height = height
         self.bytes = bytes

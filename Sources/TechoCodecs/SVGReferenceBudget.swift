@@ -16,8 +16,8 @@ enum SVGReferenceBudget {
     /// `limit + 1`.
     /// - Complexity: O(bytes + ids × uses).
     static func instancedElements(_ bytes: [UInt8]) -> Int {
-        var usesInside: [String: [String]] = [:]   // id → targets of the <use>s inside it
-        var topLevel: [String] = []                  // targets of <use>s inside no id'd element
+        var usesInside: [String: [String]] = [:]  // id → targets of the <use>s inside it
+        var topLevel: [String] = []  // targets of <use>s inside no id'd element
         var stack: [(name: String, id: String?)] = []
         var i = 0
         let n = bytes.count
@@ -56,8 +56,7 @@ enum SVGReferenceBudget {
             let local = name.split(separator: ":").last.map(String.init) ?? name
             if local == "use", let href = attribute("href", in: tag), href.hasPrefix("#") {
                 let target = String(href.dropFirst())
-                if let owner = stack.last(where: { $0.id != nil })?.id { usesInside[owner, default: []].append(target) }
-                else { topLevel.append(target) }
+                if let owner = stack.last(where: { $0.id != nil })?.id { usesInside[owner, default: []].append(target) } else { topLevel.append(target) }
             }
             if !selfClosing { stack.append((name, attribute("id", in: tag))) }
             if stack.count > 10_000 { return limit + 1 }

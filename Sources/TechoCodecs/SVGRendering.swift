@@ -41,8 +41,10 @@ public enum SVGRendering {
     /// root's `preserveAspectRatio` says), premultiplied.
     /// - Precondition: `width` and `height` are positive.
     /// - Throws: `ImageError` when the document is refused or `width` × `height` is over `limits`.
-    public static func render(_ bytes: [UInt8], name: String, width: Int, height: Int,
-                              limits: ImageLimits = .default) throws -> Pixmap {
+    public static func render(
+        _ bytes: [UInt8], name: String, width: Int, height: Int,
+        limits: ImageLimits = .default
+    ) throws -> Pixmap {
         precondition(width > 0 && height > 0, "SVG render size must be positive, got \(width)x\(height)")
         guard limits.allows(width: width, height: height) else {
             throw ImageError(file: name, format: .svg, reason: .tooLarge(width: width, height: height, limits: limits))
@@ -88,15 +90,19 @@ public enum SVGRendering {
 
     /// Parses the document (under the lock), works out its natural size and runs `body` with
     /// the handle. The handle is released before this returns.
-    private static func session<R>(_ bytes: [UInt8], file: String, limits: ImageLimits,
-                                   _ body: (UnsafeMutablePointer<RsvgHandle>, ImageInfo) throws -> R) throws -> R {
+    private static func session<R>(
+        _ bytes: [UInt8], file: String, limits: ImageLimits,
+        _ body: (UnsafeMutablePointer<RsvgHandle>, ImageInfo) throws -> R
+    ) throws -> R {
         guard bytes.count <= maxFileBytes else {
             throw ImageError(file: file, format: .svg, reason: .fileTooLarge(bytes: bytes.count, limit: maxFileBytes))
         }
         let instanced = SVGReferenceBudget.instancedElements(bytes)
         guard instanced <= SVGReferenceBudget.limit else {
-            throw ImageError(file: file, format: .svg, reason: .unsupported(
-                "its <use> references instance more than \(SVGReferenceBudget.limit) elements (an SVG bomb?)"))
+            throw ImageError(
+                file: file, format: .svg,
+                reason: .unsupported(
+                    "its <use> references instance more than \(SVGReferenceBudget.limit) elements (an SVG bomb?)"))
         }
         lock.lock()
         defer { lock.unlock() }
@@ -129,7 +135,8 @@ public enum SVGRendering {
         var lw = RsvgLength(), lh = RsvgLength(), viewBox = RsvgRectangle()
         rsvg_handle_get_intrinsic_dimensions(handle, &hasW, &lw, &hasH, &lh, &hasViewBox, &viewBox)
         guard hasViewBox != 0 else {
-            throw ImageError(file: file, format: .svg, reason: .unsupported("the document declares no size: give the root <svg> a width and height or a viewBox"))
+            throw ImageError(
+                file: file, format: .svg, reason: .unsupported("the document declares no size: give the root <svg> a width and height or a viewBox"))
         }
         // A width or height in percent has no size of its own outside a page: the viewBox's
         // user units count as pixels, as when an SVG without a size is opened on its own.

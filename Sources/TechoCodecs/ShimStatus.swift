@@ -8,9 +8,11 @@ struct ShimStatus {
 
     /// Calls `body` with a message buffer and throws the typed error its return code stands for.
     /// `size` gives the claimed dimensions for a limits error.
-    static func check(file: String, format: ImageFormat, limits: ImageLimits,
-                      size: () -> (Int, Int) = { (0, 0) },
-                      _ body: (UnsafeMutablePointer<CChar>, Int) -> Int32) throws {
+    static func check(
+        file: String, format: ImageFormat, limits: ImageLimits,
+        size: () -> (Int, Int) = { (0, 0) },
+        _ body: (UnsafeMutablePointer<CChar>, Int) -> Int32
+    ) throws {
         var msg = [CChar](repeating: 0, count: messageCapacity)
         let code = msg.withUnsafeMutableBufferPointer { body($0.baseAddress!, messageCapacity) }
         if code == Int32(TECHO_OK) { return }
@@ -33,8 +35,10 @@ struct ShimStatus {
     }
 
     /// Like `check`, for encoders: every failure is `.encodeFailed`.
-    static func checkEncode(file: String, format: ImageFormat,
-                            _ body: (UnsafeMutablePointer<CChar>, Int) -> Int32) throws {
+    static func checkEncode(
+        file: String, format: ImageFormat,
+        _ body: (UnsafeMutablePointer<CChar>, Int) -> Int32
+    ) throws {
         var msg = [CChar](repeating: 0, count: messageCapacity)
         let code = msg.withUnsafeMutableBufferPointer { body($0.baseAddress!, messageCapacity) }
         if code == Int32(TECHO_OK) { return }

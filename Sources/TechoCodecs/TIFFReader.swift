@@ -23,9 +23,13 @@ struct TIFFReader {
     init?(_ bytes: [UInt8], range: Range<Int>) {
         guard range.count >= 8, range.upperBound <= bytes.count else { return nil }
         let b = range.lowerBound
-        if bytes[b] == 0x49 && bytes[b + 1] == 0x49 { littleEndian = true }
-        else if bytes[b] == 0x4D && bytes[b + 1] == 0x4D { littleEndian = false }
-        else { return nil }
+        if bytes[b] == 0x49 && bytes[b + 1] == 0x49 {
+            littleEndian = true
+        } else if bytes[b] == 0x4D && bytes[b + 1] == 0x4D {
+            littleEndian = false
+        } else {
+            return nil
+        }
         self.bytes = bytes
         self.base = b
         self.end = range.upperBound

@@ -34,8 +34,10 @@ enum WebPDecoding {
 
     /// Straight-alpha RGBA of the still image or the first frame, reduced by the returned
     /// denominator when `minimumSize` allows.
-    static func decode(_ bytes: [UInt8], file: String, limits: ImageLimits,
-                       minimumSize: (width: Int, height: Int)?) throws -> (RGBAImage, ImageInfo, Int) {
+    static func decode(
+        _ bytes: [UInt8], file: String, limits: ImageLimits,
+        minimumSize: (width: Int, height: Int)?
+    ) throws -> (RGBAImage, ImageInfo, Int) {
         let (info, animated) = try info(bytes, file: file, limits: limits)
         if animated { return try decodeFirstFrame(bytes, info: info, file: file, limits: limits) }
         let d = denominator(width: info.width, height: info.height, minimumSize: minimumSize)
@@ -44,8 +46,10 @@ enum WebPDecoding {
     }
 
     /// Decodes one WebP bitstream (a whole still file, or a frame's fragment) to RGBA.
-    private static func decodeStill(_ bytes: ArraySlice<UInt8>, file: String, width: Int, height: Int,
-                                    denominator d: Int) throws -> RGBAImage {
+    private static func decodeStill(
+        _ bytes: ArraySlice<UInt8>, file: String, width: Int, height: Int,
+        denominator d: Int
+    ) throws -> RGBAImage {
         let ow = (width + d - 1) / d, oh = (height + d - 1) / d
         var out = [UInt8](repeating: 0, count: ow * oh * 4)
         var config = WebPDecoderConfig()
@@ -80,8 +84,10 @@ enum WebPDecoding {
     /// The first frame of an animation, composited onto a transparent canvas of the declared
     /// size (the background colour is a hint browsers ignore, and so do we). Decoded full size:
     /// frames are usually small, and a fragment's offset must stay exact.
-    private static func decodeFirstFrame(_ bytes: [UInt8], info: ImageInfo, file: String,
-                                         limits: ImageLimits) throws -> (RGBAImage, ImageInfo, Int) {
+    private static func decodeFirstFrame(
+        _ bytes: [UInt8], info: ImageInfo, file: String,
+        limits: ImageLimits
+    ) throws -> (RGBAImage, ImageInfo, Int) {
         try bytes.withUnsafeBufferPointer { src in
             var data = WebPData(bytes: src.baseAddress, size: src.count)
             guard let demux = WebPDemux(&data) else {
@@ -99,7 +105,8 @@ enum WebPDecoding {
             defer { WebPDemuxReleaseIterator(&iter) }
             let fx = Int(iter.x_offset), fy = Int(iter.y_offset), fw = Int(iter.width), fh = Int(iter.height)
             guard fw > 0, fh > 0, fx >= 0, fy >= 0, fx + fw <= cw, fy + fh <= ch, let fragment = iter.fragment.bytes else {
-                throw ImageError(file: file, format: .webp, reason: .corrupt("the first frame (\(fw)x\(fh) at \(fx),\(fy)) lies outside the \(cw)x\(ch) canvas"))
+                throw ImageError(
+                    file: file, format: .webp, reason: .corrupt("the first frame (\(fw)x\(fh) at \(fx),\(fy)) lies outside the \(cw)x\(ch) canvas"))
             }
             let start = fragment - src.baseAddress!
             let frame = try decodeStill(bytes[start..<(start + iter.fragment.size)], file: file, width: fw, height: fh, denominator: 1)

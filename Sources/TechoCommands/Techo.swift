@@ -11,8 +11,10 @@ public final class CommandIO {
     /// The folder relative paths are resolved against. Default: the process's working directory.
     public var currentDirectory: String
 
-    public init(out: @escaping (String) -> Void, err: @escaping (String) -> Void,
-                stderrIsTerminal: Bool = false, currentDirectory: String = FileManager.default.currentDirectoryPath) {
+    public init(
+        out: @escaping (String) -> Void, err: @escaping (String) -> Void,
+        stderrIsTerminal: Bool = false, currentDirectory: String = FileManager.default.currentDirectoryPath
+    ) {
         self.out = out
         self.err = err
         self.stderrIsTerminal = stderrIsTerminal
@@ -21,9 +23,10 @@ public final class CommandIO {
 
     /// The process's own stdout and stderr.
     public static func standard() -> CommandIO {
-        CommandIO(out: { s in FileHandle.standardOutput.write(Data(s.utf8)) },
-                  err: { s in FileHandle.standardError.write(Data(s.utf8)) },
-                  stderrIsTerminal: isatty(2) == 1)
+        CommandIO(
+            out: { s in FileHandle.standardOutput.write(Data(s.utf8)) },
+            err: { s in FileHandle.standardError.write(Data(s.utf8)) },
+            stderrIsTerminal: isatty(2) == 1)
     }
 
     /// An absolute path for a user-given one.

@@ -153,8 +153,10 @@ public enum Targets {
     static let heif = FuzzTarget(
         name: "heif", summary: "HEIC/HEIF and AVIF reading (libheif), EXIF GPS removal in the meta box",
         seeds: [], extensions: ["heic", "heif", "avif"],
-        dictionary: ["ftyp", "heic", "avif", "mif1", "meta", "hdlr", "pitm", "iloc", "iinf", "infe", "iref", "iprp", "ipco",
-                     "ipma", "ispe", "irot", "imir", "clap", "hvcC", "av1C", "auxC", "idat", "mdat", "Exif", "mime", "grid"].map { Array($0.utf8) },
+        dictionary: [
+            "ftyp", "heic", "avif", "mif1", "meta", "hdlr", "pitm", "iloc", "iinf", "infe", "iref", "iprp", "ipco",
+            "ipma", "ispe", "irot", "imir", "clap", "hvcC", "av1C", "auxC", "idat", "mdat", "Exif", "mime", "grid",
+        ].map { Array($0.utf8) },
         maxLength: 64 << 10,
         run: { bytes in
             let r = imageRun(bytes)
@@ -172,8 +174,10 @@ public enum Targets {
     static let svgimage = FuzzTarget(
         name: "svgimage", summary: "SVG stickers (librsvg natural size and rendering, the <use> budget)",
         seeds: [], extensions: ["svg"],
-        dictionary: ["<svg", "</svg>", "<use href=\"#a\"/>", " id=\"a\"", "<g>", "</g>", "viewBox=\"0 0 1e9 1\"", "width=\"100%\"",
-                     "<!ENTITY a \"&a;\">", "<image href=\"/etc/passwd\"/>", "<filter", "<text>", "url(#a)", "<![CDATA["].map { Array($0.utf8) },
+        dictionary: [
+            "<svg", "</svg>", "<use href=\"#a\"/>", " id=\"a\"", "<g>", "</g>", "viewBox=\"0 0 1e9 1\"", "width=\"100%\"",
+            "<!ENTITY a \"&a;\">", "<image href=\"/etc/passwd\"/>", "<filter", "<text>", "url(#a)", "<![CDATA[",
+        ].map { Array($0.utf8) },
         maxLength: 64 << 10, run: imageRun)
 
     static let fonts = ["sans-serif", "serif", "monospace", "Noto Sans CJK JP", "Noto Color Emoji", "DejaVu Sans", "/no/such/font.ttf"]

@@ -62,8 +62,8 @@ struct Dasher {
         var advances = 0
         let maxAdvances = 2 * Path.maxDashCount + 2 * pattern.count
         var pts: [Point] = []
-        var cur: [Point] = []     // the dash being built
-        var head: [Point] = []    // a closed contour's first dash, held back to join the last
+        var cur: [Point] = []  // the dash being built
+        var head: [Point] = []  // a closed contour's first dash, held back to join the last
         func emit(_ d: [Point]) {
             guard let f = d.first else { return }
             out.move(to: f)

@@ -16,12 +16,16 @@ extension Path {
         var sweep = endAngle - startAngle
         let turn = 2 * Double.pi
         if clockwise {
-            if sweep >= turn { sweep = turn } else if sweep < 0 {
+            if sweep >= turn {
+                sweep = turn
+            } else if sweep < 0 {
                 sweep = sweep.truncatingRemainder(dividingBy: turn)
                 if sweep < 0 { sweep += turn }
             }
         } else {
-            if sweep <= -turn { sweep = -turn } else if sweep > 0 {
+            if sweep <= -turn {
+                sweep = -turn
+            } else if sweep > 0 {
                 sweep = sweep.truncatingRemainder(dividingBy: turn)
                 if sweep > 0 { sweep -= turn }
             }
@@ -83,8 +87,10 @@ extension Path {
 
     /// Cubic pieces of ≤ 90° for the ellipse arc `center + R(rotation)·(rx cos θ, ry sin θ)`,
     /// θ from `startAngle` over `sweep`; the last point is exactly `end` when given.
-    private mutating func appendArcCubics(center: Point, rx: Double, ry: Double, rotation: Double,
-                                          startAngle: Double, sweep: Double, end: Point?) {
+    private mutating func appendArcCubics(
+        center: Point, rx: Double, ry: Double, rotation: Double,
+        startAngle: Double, sweep: Double, end: Point?
+    ) {
         guard sweep != 0 else { return }
         let n = Swift.max(1, Int((Swift.abs(sweep) / (Double.pi / 2) - 1e-9).rounded(.up)))
         let step = sweep / Double(n)

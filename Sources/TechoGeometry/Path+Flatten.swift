@@ -36,8 +36,10 @@ extension Path {
                 let n = Path.segmentCount(p0: last, p1: c, p2: p, p3: nil, tolerance: tol)
                 for i in 1...n {
                     let t = Double(i) / Double(n), u = 1 - t
-                    pts.append(Point(u * u * last.x + 2 * u * t * c.x + t * t * p.x,
-                                     u * u * last.y + 2 * u * t * c.y + t * t * p.y))
+                    pts.append(
+                        Point(
+                            u * u * last.x + 2 * u * t * c.x + t * t * p.x,
+                            u * u * last.y + 2 * u * t * c.y + t * t * p.y))
                 }
                 pts[pts.count - 1] = p
                 last = p
@@ -46,8 +48,10 @@ extension Path {
                 for i in 1...n {
                     let t = Double(i) / Double(n), u = 1 - t
                     let a = u * u * u, b = 3 * u * u * t, cc = 3 * u * t * t, d = t * t * t
-                    pts.append(Point(a * last.x + b * c1.x + cc * c2.x + d * p.x,
-                                     a * last.y + b * c1.y + cc * c2.y + d * p.y))
+                    pts.append(
+                        Point(
+                            a * last.x + b * c1.x + cc * c2.x + d * p.x,
+                            a * last.y + b * c1.y + cc * c2.y + d * p.y))
                 }
                 pts[pts.count - 1] = p
                 last = p
@@ -76,7 +80,7 @@ extension Path {
     /// divides each curve's count by about k (plus one for rounding up).
     func budgetedTolerance(_ tolerance: Double, maxPoints: Int = Path.maxFlattenedPoints) -> Double {
         var fixed = 0, curves = 0, counted = 0
-        var curvePoints = 0.0   // uncapped, so the scaling below is proportional
+        var curvePoints = 0.0  // uncapped, so the scaling below is proportional
         var last = Point.zero, start = Point.zero
         for e in elements {
             switch e {
@@ -119,10 +123,10 @@ extension Path {
         if let p3 {
             let d1 = p0 - p1 * 2 + p2, d2 = p1 - p2 * 2 + p3
             dd = max(d1.length, d2.length)
-            factor = 6.0 / 8.0   // n(n-1)/8 with n = 3
+            factor = 6.0 / 8.0  // n(n-1)/8 with n = 3
         } else {
             dd = (p0 - p1 * 2 + p2).length
-            factor = 2.0 / 8.0   // n = 2
+            factor = 2.0 / 8.0  // n = 2
         }
         guard dd.isFinite else { return 0 }
         let n = (factor * dd / tolerance).squareRoot()

@@ -167,9 +167,10 @@ public struct Pencil: Hashable, Sendable {
         let u = v / d
         let cosA = (r1 - r2) / d
         let sinA = Swift.max(0, 1 - cosA * cosA).squareRoot()
-        return Tangents(plus: Point(u.x * cosA - u.y * sinA, u.x * sinA + u.y * cosA),
-                        minus: Point(u.x * cosA + u.y * sinA, -u.x * sinA + u.y * cosA),
-                        distance: d)
+        return Tangents(
+            plus: Point(u.x * cosA - u.y * sinA, u.x * sinA + u.y * cosA),
+            minus: Point(u.x * cosA + u.y * sinA, -u.x * sinA + u.y * cosA),
+            distance: d)
     }
 
     /// The union of the convex hulls of consecutive discs (c[i], r[i]): a tangent trapezoid
@@ -207,8 +208,9 @@ public struct Pencil: Hashable, Sendable {
         for i in 0..<n {
             pieces.setRadius(r[i])
             guard i > 0, i < n - 1, let prev = tan[i - 1], let next = tan[i],
-                  joint(c[i], r[i], prev: prev, prevRadius: r[i - 1], next: next, nextRadius: r[i + 1],
-                        entries: &entries, pieces: &pieces)
+                joint(
+                    c[i], r[i], prev: prev, prevRadius: r[i - 1], next: next, nextRadius: r[i + 1],
+                    entries: &entries, pieces: &pieces)
             else {
                 pieces.emitDisc(c[i])
                 continue
@@ -219,11 +221,14 @@ public struct Pencil: Hashable, Sendable {
 
     /// Emits the joint piece at (c, r) and returns true, or returns false when the full disc
     /// is needed (see `sweptDiscs`).
-    private static func joint(_ c: Point, _ r: Double, prev: Tangents, prevRadius r0: Double, next: Tangents,
-                              nextRadius r2: Double, entries: inout [(Double, Point)], pieces: inout ConvexPieces) -> Bool {
+    private static func joint(
+        _ c: Point, _ r: Double, prev: Tangents, prevRadius r0: Double, next: Tangents,
+        nextRadius r2: Double, entries: inout [(Double, Point)], pieces: inout ConvexPieces
+    ) -> Bool {
         // (A) and (B): the caps, r deep beyond the centre along each axis, stay inside.
         guard prev.distance - r >= r0 * (r0 - r) / prev.distance,
-              next.distance - r >= r2 * (r2 - r) / next.distance else { return false }
+            next.distance - r >= r2 * (r2 - r) / next.distance
+        else { return false }
         // Angles on this circle, measured from the outgoing "−" tangent point.
         let base = atan2Precise(next.minus.y, next.minus.x)
         let twoPi = 2 * Double.pi

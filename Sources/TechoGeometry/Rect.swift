@@ -51,8 +51,9 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public func union(_ o: Rect) -> Rect {
         if isNull { return o }
         if o.isNull { return self }
-        return Rect(minX: Swift.min(minX, o.minX), minY: Swift.min(minY, o.minY),
-                    maxX: Swift.max(maxX, o.maxX), maxY: Swift.max(maxY, o.maxY))
+        return Rect(
+            minX: Swift.min(minX, o.minX), minY: Swift.min(minY, o.minY),
+            maxX: Swift.max(maxX, o.maxX), maxY: Swift.max(maxY, o.maxY))
     }
 
     /// The overlap of two rects, or `.null` when they do not overlap.

@@ -142,7 +142,7 @@ struct SVGPathParser {
             let cmd = bytes[i]
             let cmdOffset = i
             i += 1
-            let upper = cmd & ~0x20   // ASCII upper case
+            let upper = cmd & ~0x20  // ASCII upper case
             let relative = cmd != upper
             var first = true
             repeat {

@@ -24,8 +24,10 @@ public struct StrokeStyle: Hashable, Sendable {
     /// How far into the dash pattern the stroke starts. Default 0.
     public var dashOffset: Double
 
-    public init(width: Double = 1, cap: LineCap = .round, join: LineJoin = .round, miterLimit: Double = 10,
-                dash: [Double] = [], dashOffset: Double = 0) {
+    public init(
+        width: Double = 1, cap: LineCap = .round, join: LineJoin = .round, miterLimit: Double = 10,
+        dash: [Double] = [], dashOffset: Double = 0
+    ) {
         self.width = width
         self.cap = cap
         self.join = join

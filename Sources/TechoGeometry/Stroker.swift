@@ -101,8 +101,10 @@ public struct Stroker: Sendable {
         for v in 0..<pts.count {
             guard closed || (v > 0 && v < pts.count - 1) else { inner.append(nil); continue }
             let inIndex = (v + segCount - 1) % segCount
-            inner.append(Stroker.innerCorner(at: pts[v], incoming: dirs[inIndex], outgoing: dirs[v % segCount],
-                                             lengths: lengths[inIndex], lengths[v % segCount], radius: r))
+            inner.append(
+                Stroker.innerCorner(
+                    at: pts[v], incoming: dirs[inIndex], outgoing: dirs[v % segCount],
+                    lengths: lengths[inIndex], lengths[v % segCount], radius: r))
         }
         for i in 0..<segCount {
             let ia = i, ib = (i + 1) % pts.count
@@ -158,8 +160,10 @@ public struct Stroker: Sendable {
     }
 
     /// The inner corner at `v`, or nil for a straight, very sharp (over 120°) or short join.
-    static func innerCorner(at v: Point, incoming d1: Point, outgoing d2: Point, lengths l1: Double, _ l2: Double,
-                            radius r: Double) -> InnerCorner? {
+    static func innerCorner(
+        at v: Point, incoming d1: Point, outgoing d2: Point, lengths l1: Double, _ l2: Double,
+        radius r: Double
+    ) -> InnerCorner? {
         let cross = d1.cross(d2), dot = d1.dot(d2)
         guard cross != 0, dot > -0.5 else { return nil }
         // The offset lines meet r·tan(φ/2) back from the vertex along each segment.
@@ -216,7 +220,7 @@ public struct Stroker: Sendable {
     /// on the inner side.
     private func join(at v: Point, incoming d1: Point, outgoing d2: Point, pieces: inout ConvexPieces) {
         let cross = d1.cross(d2), dot = d1.dot(d2)
-        if cross == 0 && dot > 0 { return }   // straight on: the quads meet exactly
+        if cross == 0 && dot > 0 { return }  // straight on: the quads meet exactly
         let r = pieces.radius
         // A clockwise turn (cross > 0) opens a gap on the left, −normal side.
         let side: Double = cross > 0 ? -1 : 1

@@ -1,5 +1,7 @@
 // 2-D affine transforms with CGAffineTransform semantics.
 
+import Foundation
+
 /// An affine transform `x' = a·x + c·y + tx`, `y' = b·x + d·y + ty` (CGAffineTransform / cairo
 /// order).
 ///
@@ -41,9 +43,10 @@ public struct Transform: Hashable, Sendable, CustomStringConvertible {
 
     /// `self` first, then `o`.
     @inlinable public func concatenating(_ o: Transform) -> Transform {
-        Transform(a: a * o.a + b * o.c, b: a * o.b + b * o.d,
-                  c: c * o.a + d * o.c, d: c * o.b + d * o.d,
-                  tx: tx * o.a + ty * o.c + o.tx, ty: tx * o.b + ty * o.d + o.ty)
+        Transform(
+            a: a * o.a + b * o.c, b: a * o.b + b * o.d,
+            c: c * o.a + d * o.c, d: c * o.b + d * o.d,
+            tx: tx * o.a + ty * o.c + o.tx, ty: tx * o.b + ty * o.d + o.ty)
     }
     /// Translate in the transform's own space first (CGAffineTransform.translatedBy).
     @inlinable public func translatedBy(_ dx: Double, _ dy: Double) -> Transform { Transform.translation(dx, dy).concatenating(self) }
@@ -87,8 +90,6 @@ public struct Transform: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "[\(a), \(b), \(c), \(d), \(tx), \(ty)]" }
 }
-
-import Foundation
 
 @inlinable func sinPrecise(_ x: Double) -> Double { Foundation.sin(x) }
 @inlinable func cosPrecise(_ x: Double) -> Double { Foundation.cos(x) }

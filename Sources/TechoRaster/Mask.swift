@@ -29,8 +29,10 @@ public struct Mask: Equatable, Sendable {
     /// A mask with the coverage of `path` (in device space after `transform`), bbox-sized: the
     /// path's bounding box within `0..<width × 0..<height`. A path that covers nothing gives a
     /// 1x1 mask of zero, which clips everything.
-    public init(filling path: Path, rule: FillRule = .nonZero, transform: Transform = .identity,
-                width: Int, height: Int, antiAlias: Bool = true) {
+    public init(
+        filling path: Path, rule: FillRule = .nonZero, transform: Transform = .identity,
+        width: Int, height: Int, antiAlias: Bool = true
+    ) {
         let contours = deviceContours(path, transform: transform)
         let device = IntRect(x0: 0, y0: 0, x1: width, y1: height)
         var box = IntRect(x0: Int.max, y0: Int.max, x1: Int.min, y1: Int.min)

@@ -30,8 +30,9 @@ public struct Pixmap: Equatable, Sendable {
 
     /// Wraps premultiplied bytes. Traps if the count does not match the size.
     public init(width: Int, height: Int, premultiplied data: [UInt8]) {
-        precondition(width > 0 && height > 0 && data.count == width * height * 4,
-                     "Pixmap data has \(data.count) bytes, expected \(width)x\(height)x4")
+        precondition(
+            width > 0 && height > 0 && data.count == width * height * 4,
+            "Pixmap data has \(data.count) bytes, expected \(width)x\(height)x4")
         self.width = width
         self.height = height
         self.data = data
@@ -39,8 +40,9 @@ public struct Pixmap: Equatable, Sendable {
 
     /// Converts straight (non-premultiplied) RGBA bytes, as PNG stores them.
     public init(width: Int, height: Int, straightRGBA: [UInt8]) {
-        precondition(width > 0 && height > 0 && straightRGBA.count == width * height * 4,
-                     "RGBA data has \(straightRGBA.count) bytes, expected \(width)x\(height)x4")
+        precondition(
+            width > 0 && height > 0 && straightRGBA.count == width * height * 4,
+            "RGBA data has \(straightRGBA.count) bytes, expected \(width)x\(height)x4")
         self.width = width
         self.height = height
         var out = straightRGBA
@@ -123,8 +125,9 @@ public struct Pixmap: Equatable, Sendable {
         var i = 0
         while i < data.count {
             let a = data[i + 3]
-            precondition(data[i] <= a && data[i + 1] <= a && data[i + 2] <= a,
-                         "pixel \(i / 4) not premultiplied: \(data[i]),\(data[i + 1]),\(data[i + 2]),\(a)")
+            precondition(
+                data[i] <= a && data[i + 1] <= a && data[i + 2] <= a,
+                "pixel \(i / 4) not premultiplied: \(data[i]),\(data[i + 1]),\(data[i + 2]),\(a)")
             i += 4
         }
     }

@@ -38,9 +38,11 @@ struct Canvas {
     /// border) that look at neighbours.
     func layer(coveringDevice rect: Rect, pad: Int = 0) -> Layer? {
         guard rect.isFinite, !rect.isEmpty else { return nil }
-        let box = IntRect(x0: Int(max(-1e9, (rect.minX - 1).rounded(.down))), y0: Int(max(-1e9, (rect.minY - 1).rounded(.down))),
-                          x1: Int(min(1e9, (rect.maxX + 1).rounded(.up))), y1: Int(min(1e9, (rect.maxY + 1).rounded(.up))))
-            .intersection(IntRect(x0: -pad, y0: -pad, x1: width + pad, y1: height + pad))
+        let box = IntRect(
+            x0: Int(max(-1e9, (rect.minX - 1).rounded(.down))), y0: Int(max(-1e9, (rect.minY - 1).rounded(.down))),
+            x1: Int(min(1e9, (rect.maxX + 1).rounded(.up))), y1: Int(min(1e9, (rect.maxY + 1).rounded(.up)))
+        )
+        .intersection(IntRect(x0: -pad, y0: -pad, x1: width + pad, y1: height + pad))
         guard !box.isEmpty else { return nil }
         return Layer(x0: box.x0, y0: box.y0, pixmap: Pixmap(width: box.width, height: box.height))
     }
@@ -103,8 +105,9 @@ struct ElementDrawing {
         for m in marks {
             switch m {
             case .layer(let l, let opacity, let blendMode, let clip):
-                pixmap.draw(l.pixmap, transform: .translation(Double(l.x0), Double(l.y0)), opacity: opacity,
-                            blendMode: blendMode, filter: .nearest, clip: clip)
+                pixmap.draw(
+                    l.pixmap, transform: .translation(Double(l.x0), Double(l.y0)), opacity: opacity,
+                    blendMode: blendMode, filter: .nearest, clip: clip)
             case .prepared(let d):
                 pixmap.apply(d)
             }

@@ -72,10 +72,13 @@ enum DieCut {
             }
             k += 1
             v[k] = q
-            z[k] = k == 0 ? -.infinity : {
-                let p = v[k - 1]
-                return (fq - (f[p] + Float(p * p))) / Float(2 * (q - p))
-            }()
+            z[k] =
+                k == 0
+                ? -.infinity
+                : {
+                    let p = v[k - 1]
+                    return (fq - (f[p] + Float(p * p))) / Float(2 * (q - p))
+                }()
             z[k + 1] = .infinity
         }
         if k < 0 {

@@ -147,7 +147,9 @@ final class ImageCache: @unchecked Sendable {
     private func decode(_ asset: AssetRef, denominator: Int, natural: (Double, Double)) throws -> Pixmap {
         let url: URL
         do { url = try assetURL(asset) } catch { throw AssetFailure(asset: asset, message: "\(error)") }
-        let minimum = denominator == 1 ? nil
+        let minimum =
+            denominator == 1
+            ? nil
             : (width: Int((natural.0 / Double(denominator)).rounded(.up)), height: Int((natural.1 / Double(denominator)).rounded(.up)))
         do {
             let decoded = try ImageDecoder.decode(contentsOf: url.path, minimumSize: minimum)

@@ -32,8 +32,9 @@ extension TextAlign {
 extension TextStyle {
     /// The layout style of a text element.
     init(_ t: TextContent) {
-        self.init(font: t.font, weight: t.weight, italic: t.italic, size: t.size, align: TextAlign(t.align),
-                  lineHeight: t.lineHeight, maxWidth: t.maxWidth, letterSpacing: t.letterSpacing)
+        self.init(
+            font: t.font, weight: t.weight, italic: t.italic, size: t.size, align: TextAlign(t.align),
+            lineHeight: t.lineHeight, maxWidth: t.maxWidth, letterSpacing: t.letterSpacing)
     }
 }
 
@@ -41,7 +42,8 @@ extension StrokeStyle {
     /// The line style of an ink stroke (`LineCap`, `LineJoin` and `FillRule` are TechoGeometry's
     /// own types, shared by the model and the raster).
     init(_ s: Stroke, cap: LineCap? = nil) {
-        self.init(width: s.width, cap: cap ?? s.cap, join: s.join, miterLimit: s.miterLimit,
-                  dash: s.effectiveDash ?? [], dashOffset: s.dashOffset)
+        self.init(
+            width: s.width, cap: cap ?? s.cap, join: s.join, miterLimit: s.miterLimit,
+            dash: s.effectiveDash ?? [], dashOffset: s.dashOffset)
     }
 }

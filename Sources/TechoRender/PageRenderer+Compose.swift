@@ -70,7 +70,7 @@ final class ComposeJobs: @unchecked Sendable {
         }
         while results[i] == nil { condition.wait() }
         let r = results[i]!
-        results[i] = nil   // applied once; let its pixels go
+        results[i] = nil  // applied once; let its pixels go
         condition.unlock()
         return try r.get()
     }

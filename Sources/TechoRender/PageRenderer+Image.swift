@@ -66,8 +66,11 @@ extension PageRenderer {
         let clip = canvas.slotClip(e)
         guard let outline = image.outline else {
             // A single draw takes the opacity directly.
-            out.marks.append(.prepared(PreparedDraw(drawing: img, transform: toElement.concatenating(t), opacity: e.opacity, filter: .good,
-                                                     clip: clip, width: canvas.width, height: canvas.height)))
+            out.marks.append(
+                .prepared(
+                    PreparedDraw(
+                        drawing: img, transform: toElement.concatenating(t), opacity: e.opacity, filter: .good,
+                        clip: clip, width: canvas.width, height: canvas.height)))
             return
         }
         let border = outline.width * k
@@ -102,8 +105,11 @@ extension PageRenderer {
 
         if photo.frame == .none && !photo.shadow && g.pictureRadius == 0 && photo.crop == nil {
             // A plain photo is one draw, like an image sticker: it takes the opacity directly.
-            out.marks.append(.prepared(PreparedDraw(drawing: picture, transform: pictureToElement.concatenating(t), opacity: e.opacity,
-                                                     filter: .good, clip: canvas.slotClip(e), width: canvas.width, height: canvas.height)))
+            out.marks.append(
+                .prepared(
+                    PreparedDraw(
+                        drawing: picture, transform: pictureToElement.concatenating(t), opacity: e.opacity,
+                        filter: .good, clip: canvas.slotClip(e), width: canvas.width, height: canvas.height)))
             return
         }
         // The layer holds the card and its shadow.
@@ -116,22 +122,26 @@ extension PageRenderer {
         let local = layer.local(t)
         if photo.shadow {
             let lw = layer.pixmap.width, lh = layer.pixmap.height
-            let mask = SoftShadow.mask(g.silhouette, transform: local.concatenating(.translation(shadowOffset, shadowOffset)),
-                                       sigma: shadowBlur, width: lw, height: lh)
-            layer.pixmap.fill(.rect(Rect(x: 0, y: 0, width: Double(lw), height: Double(lh))),
-                              paint: Paint(color: Color(r: 0.16, g: 0.11, b: 0.07, a: 0.42)), clip: mask)
+            let mask = SoftShadow.mask(
+                g.silhouette, transform: local.concatenating(.translation(shadowOffset, shadowOffset)),
+                sigma: shadowBlur, width: lw, height: lh)
+            layer.pixmap.fill(
+                .rect(Rect(x: 0, y: 0, width: Double(lw), height: Double(lh))),
+                paint: Paint(color: Color(r: 0.16, g: 0.11, b: 0.07, a: 0.42)), clip: mask)
         }
         if photo.frame != .none {
             layer.pixmap.fill(g.silhouette, paint: Paint(g.cardColor), transform: local)
         }
-        let pictureClip = Mask(filling: .roundedRect(g.picture, radius: g.pictureRadius), transform: local,
-                               width: layer.pixmap.width, height: layer.pixmap.height)
+        let pictureClip = Mask(
+            filling: .roundedRect(g.picture, radius: g.pictureRadius), transform: local,
+            width: layer.pixmap.width, height: layer.pixmap.height)
         layer.pixmap.draw(picture, transform: pictureToElement.concatenating(local), filter: .good, clip: pictureClip)
         if photo.frame == .polaroid {
             // The picture sits a hair below the card's surface: a faint line around it.
             let hair = 0.6 / max(k, 1e-9)
-            layer.pixmap.stroke(.roundedRect(g.picture, radius: g.pictureRadius), style: StrokeStyle(width: hair, join: .miter),
-                                paint: Paint(color: Color(r: 0.3, g: 0.25, b: 0.2, a: 0.18)), transform: local)
+            layer.pixmap.stroke(
+                .roundedRect(g.picture, radius: g.pictureRadius), style: StrokeStyle(width: hair, join: .miter),
+                paint: Paint(color: Color(r: 0.3, g: 0.25, b: 0.2, a: 0.18)), transform: local)
         }
         out.composite(layer, opacity: e.opacity, clip: canvas.slotClip(e))
     }

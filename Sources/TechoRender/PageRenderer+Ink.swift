@@ -86,9 +86,11 @@ extension PageRenderer {
         // Fill and outline overlap along the inner half of the pen: group them so the
         // stroke's opacity applies once.
         let b = try strokeBounds(s).applying(transform)
-        let box = IntRect(x0: Int(b.minX.rounded(.down)) - 1, y0: Int(b.minY.rounded(.down)) - 1,
-                          x1: Int(b.maxX.rounded(.up)) + 1, y1: Int(b.maxY.rounded(.up)) + 1)
-            .intersection(IntRect(x0: 0, y0: 0, x1: target.width, y1: target.height))
+        let box = IntRect(
+            x0: Int(b.minX.rounded(.down)) - 1, y0: Int(b.minY.rounded(.down)) - 1,
+            x1: Int(b.maxX.rounded(.up)) + 1, y1: Int(b.maxY.rounded(.up)) + 1
+        )
+        .intersection(IntRect(x0: 0, y0: 0, x1: target.width, y1: target.height))
         guard !box.isEmpty else { return }
         var group = Pixmap(width: box.width, height: box.height)
         let t = transform.concatenating(.translation(Double(-box.x0), Double(-box.y0)))

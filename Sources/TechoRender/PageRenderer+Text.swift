@@ -17,8 +17,11 @@ extension PageRenderer {
         let images = laid.glyphs.filter(\.isImage)
         let draws = (outlines.isEmpty ? 0 : 1) + (text.outline == nil ? 0 : 1) + images.count
         if draws == 1 && images.isEmpty {
-            out.marks.append(.prepared(PreparedDraw(filling: outlines, paint: Paint(text.color, opacity: e.opacity), transform: t,
-                                                     width: canvas.width, height: canvas.height)))
+            out.marks.append(
+                .prepared(
+                    PreparedDraw(
+                        filling: outlines, paint: Paint(text.color, opacity: e.opacity), transform: t,
+                        width: canvas.width, height: canvas.height)))
             return
         }
         guard var layer = canvas.layer(coveringDevice: textBounds(laid, text).applying(t)) else { return }

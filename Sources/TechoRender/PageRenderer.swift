@@ -37,8 +37,10 @@ public final class PageRenderer: @unchecked Sendable {
 
     /// A renderer that finds each asset's file with `assetURL` (usually `JournalStore.assetURL`)
     /// and composes each page on `composeThreads` threads (at least 1).
-    public init(assetURL: @escaping (AssetRef) throws -> URL,
-                composeThreads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(
+        assetURL: @escaping (AssetRef) throws -> URL,
+        composeThreads: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         images = ImageCache(assetURL: assetURL)
         self.composeThreads = max(1, composeThreads)
     }
@@ -90,7 +92,9 @@ public final class PageRenderer: @unchecked Sendable {
             throw RenderError(pageID: page.id, message: "at scale \(formatted(scale)) the page is \(shown); \(limit)")
         }
         guard w * h <= Double(PageRenderer.maxPixels) else {
-            throw RenderError(pageID: page.id, message: "at scale \(formatted(scale)) the page is \(shown) (\(formatted((w * h / 1e6 * 10).rounded() / 10)) megapixels); \(limit)")
+            throw RenderError(
+                pageID: page.id,
+                message: "at scale \(formatted(scale)) the page is \(shown) (\(formatted((w * h / 1e6 * 10).rounded() / 10)) megapixels); \(limit)")
         }
         return (max(1, Int(w)), max(1, Int(h)))
     }

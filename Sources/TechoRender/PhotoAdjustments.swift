@@ -13,8 +13,10 @@ struct PhotoAdjustments {
     private(set) var steps: [[Float]] = []
 
     init(_ p: PhotoContent) {
-        let (b, c, s, w, g, sp, f) = (Float(p.brightness), Float(p.contrast), Float(p.saturation), Float(p.warmth),
-                                      Float(p.grayscale), Float(p.sepia), Float(p.fade))
+        let (b, c, s, w, g, sp, f) = (
+            Float(p.brightness), Float(p.contrast), Float(p.saturation), Float(p.warmth),
+            Float(p.grayscale), Float(p.sepia), Float(p.fade)
+        )
         // brightness(1 + b): a linear multiplier.
         if b != 0 { steps.append(PhotoAdjustments.diagonal(1 + b, 1 + b, 1 + b)) }
         // contrast(1 + c): scale about mid-grey.
@@ -31,9 +33,11 @@ struct PhotoAdjustments {
         // sepia(amount): the CSS matrix.
         if sp != 0 {
             let a = 1 - sp
-            steps.append([0.393 + 0.607 * a, 0.769 - 0.769 * a, 0.189 - 0.189 * a, 0,
-                          0.349 - 0.349 * a, 0.686 + 0.314 * a, 0.168 - 0.168 * a, 0,
-                          0.272 - 0.272 * a, 0.534 - 0.534 * a, 0.131 + 0.869 * a, 0])
+            steps.append([
+                0.393 + 0.607 * a, 0.769 - 0.769 * a, 0.189 - 0.189 * a, 0,
+                0.349 - 0.349 * a, 0.686 + 0.314 * a, 0.168 - 0.168 * a, 0,
+                0.272 - 0.272 * a, 0.534 - 0.534 * a, 0.131 + 0.869 * a, 0,
+            ])
         }
         // Fade: blacks lifted to 0.15·f and whites lowered by 0.05·f, a film look.
         if f != 0 {
@@ -49,9 +53,11 @@ struct PhotoAdjustments {
 
     /// The CSS `saturate(s)` matrix (Rec. 709 luma).
     static func saturate(_ s: Float) -> [Float] {
-        [0.2126 + 0.7874 * s, 0.7152 - 0.7152 * s, 0.0722 - 0.0722 * s, 0,
-         0.2126 - 0.2126 * s, 0.7152 + 0.2848 * s, 0.0722 - 0.0722 * s, 0,
-         0.2126 - 0.2126 * s, 0.7152 - 0.7152 * s, 0.0722 + 0.9278 * s, 0]
+        [
+            0.2126 + 0.7874 * s, 0.7152 - 0.7152 * s, 0.0722 - 0.0722 * s, 0,
+            0.2126 - 0.2126 * s, 0.7152 + 0.2848 * s, 0.0722 - 0.0722 * s, 0,
+            0.2126 - 0.2126 * s, 0.7152 - 0.7152 * s, 0.0722 + 0.9278 * s, 0,
+        ]
     }
 
     /// One straight-alpha sRGB colour (0…1) through every step.

@@ -57,9 +57,10 @@ struct Canvas {
         let sa = c.a * cov
         let oa = sa + d.a * (1 - sa)
         if oa <= 0 { return }
-        px[i] = RGBA((c.r * sa + d.r * d.a * (1 - sa)) / oa,
-                     (c.g * sa + d.g * d.a * (1 - sa)) / oa,
-                     (c.b * sa + d.b * d.a * (1 - sa)) / oa, oa)
+        px[i] = RGBA(
+            (c.r * sa + d.r * d.a * (1 - sa)) / oa,
+            (c.g * sa + d.g * d.a * (1 - sa)) / oa,
+            (c.b * sa + d.b * d.a * (1 - sa)) / oa, oa)
     }
 
     /// 8-bit straight RGBA bytes, rounded, with a little dither-free grain from `seed`.

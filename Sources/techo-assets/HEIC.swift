@@ -23,8 +23,10 @@ private func check(_ e: heif_error, _ step: String) throws {
 ///   - orientation: the EXIF-style orientation (1…8) that displays the stored pixels upright.
 ///   - exif: an EXIF block (`Exif\0\0` + TIFF) to attach, or nil.
 ///   - alpha: keep the alpha channel.
-func encodeHEIC(rgba: [UInt8], width: Int, height: Int, quality: Int, orientation: Int,
-                exif: [UInt8]?, alpha: Bool) throws -> [UInt8] {
+func encodeHEIC(
+    rgba: [UInt8], width: Int, height: Int, quality: Int, orientation: Int,
+    exif: [UInt8]?, alpha: Bool
+) throws -> [UInt8] {
     precondition(rgba.count == width * height * 4 && (1...8).contains(orientation), "bad HEIC input")
     guard let ctx = heif_context_alloc() else { throw HEICEncodeError(description: "libheif: out of memory") }
     defer { heif_context_free(ctx) }
@@ -33,8 +35,10 @@ func encodeHEIC(rgba: [UInt8], width: Int, height: Int, quality: Int, orientatio
     defer { heif_encoder_release(encoder) }
     try check(heif_encoder_set_lossy_quality(encoder, Int32(quality)), "quality")
     var image: OpaquePointer?
-    try check(heif_image_create(Int32(width), Int32(height), heif_colorspace_RGB,
-                                alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &image), "image")
+    try check(
+        heif_image_create(
+            Int32(width), Int32(height), heif_colorspace_RGB,
+            alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &image), "image")
     defer { heif_image_release(image) }
     try check(heif_image_add_plane(image, heif_channel_interleaved, Int32(width), Int32(height), 8), "plane")
     var stride: Int32 = 0

@@ -1,5 +1,6 @@
 // Seamlessly tiling paper textures and tape patterns: every noise lattice is periodic in the
 import Foundation
+
 // tile size, so copies placed side by side show no seam.
 
 /// Kraft or rice paper: warm base colour, soft mottling and long fibres along x.

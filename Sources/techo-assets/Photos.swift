@@ -14,21 +14,25 @@ struct Palette {
 func palette(_ s: Scene) -> Palette {
     switch s {
     case .sunsetLake:
-        return Palette(skyTop: RGBA(hex: 0x2E3A6E), skyHorizon: RGBA(hex: 0xF6A86B), sun: RGBA(hex: 0xFFE6B0),
-                       ridges: [RGBA(hex: 0x9C6A8A), RGBA(hex: 0x6B4A6E), RGBA(hex: 0x3A2C48)],
-                       front: RGBA(hex: 0x1F2A44), frontFar: RGBA(hex: 0xE89A6C))
+        return Palette(
+            skyTop: RGBA(hex: 0x2E3A6E), skyHorizon: RGBA(hex: 0xF6A86B), sun: RGBA(hex: 0xFFE6B0),
+            ridges: [RGBA(hex: 0x9C6A8A), RGBA(hex: 0x6B4A6E), RGBA(hex: 0x3A2C48)],
+            front: RGBA(hex: 0x1F2A44), frontFar: RGBA(hex: 0xE89A6C))
     case .meadow:
-        return Palette(skyTop: RGBA(hex: 0x5C9ED8), skyHorizon: RGBA(hex: 0xDCEEF7), sun: RGBA(hex: 0xFFFBEA),
-                       ridges: [RGBA(hex: 0x9DB8B0), RGBA(hex: 0x7FA36A), RGBA(hex: 0x5E8C45)],
-                       front: RGBA(hex: 0x4E7F2F), frontFar: RGBA(hex: 0x8DB255))
+        return Palette(
+            skyTop: RGBA(hex: 0x5C9ED8), skyHorizon: RGBA(hex: 0xDCEEF7), sun: RGBA(hex: 0xFFFBEA),
+            ridges: [RGBA(hex: 0x9DB8B0), RGBA(hex: 0x7FA36A), RGBA(hex: 0x5E8C45)],
+            front: RGBA(hex: 0x4E7F2F), frontFar: RGBA(hex: 0x8DB255))
     case .seaside:
-        return Palette(skyTop: RGBA(hex: 0x7FB7E0), skyHorizon: RGBA(hex: 0xF3E9DA), sun: RGBA(hex: 0xFFF7E0),
-                       ridges: [RGBA(hex: 0xA7BFC9)],
-                       front: RGBA(hex: 0xE8D2A8), frontFar: RGBA(hex: 0x2F9AA8))
+        return Palette(
+            skyTop: RGBA(hex: 0x7FB7E0), skyHorizon: RGBA(hex: 0xF3E9DA), sun: RGBA(hex: 0xFFF7E0),
+            ridges: [RGBA(hex: 0xA7BFC9)],
+            front: RGBA(hex: 0xE8D2A8), frontFar: RGBA(hex: 0x2F9AA8))
     case .nightHills:
-        return Palette(skyTop: RGBA(hex: 0x0B1230), skyHorizon: RGBA(hex: 0x3B4A80), sun: RGBA(hex: 0xF4F1DA),
-                       ridges: [RGBA(hex: 0x2A3260), RGBA(hex: 0x1A1F40), RGBA(hex: 0x10132A)],
-                       front: RGBA(hex: 0x0A0C1C), frontFar: RGBA(hex: 0x151A36))
+        return Palette(
+            skyTop: RGBA(hex: 0x0B1230), skyHorizon: RGBA(hex: 0x3B4A80), sun: RGBA(hex: 0xF4F1DA),
+            ridges: [RGBA(hex: 0x2A3260), RGBA(hex: 0x1A1F40), RGBA(hex: 0x10132A)],
+            front: RGBA(hex: 0x0A0C1C), frontFar: RGBA(hex: 0x151A36))
     }
 }
 
@@ -38,8 +42,10 @@ func landscape(_ scene: Scene, width: Int, height: Int, seed: UInt32) -> Canvas 
     let w = Float(width), h = Float(height)
     let unit = min(w, h)
     let horizon = h * (scene == .seaside ? 0.52 : 0.6)
-    let sun = (x: w * (scene == .meadow ? 0.22 : 0.68), y: horizon - unit * (scene == .nightHills ? 0.42 : 0.3),
-               r: unit * (scene == .nightHills ? 0.06 : 0.075))
+    let sun = (
+        x: w * (scene == .meadow ? 0.22 : 0.68), y: horizon - unit * (scene == .nightHills ? 0.42 : 0.3),
+        r: unit * (scene == .nightHills ? 0.06 : 0.075)
+    )
 
     // Ridge heights, per column.
     var ridgeY: [[Float]] = []

@@ -1,5 +1,6 @@
 // Transparent stickers drawn from signed distance functions (after Inigo Quilez's 2-D distance
 import Foundation
+
 // functions, in our own code): each shape is coloured with a soft vertical gradient and a
 // highlight, with a white vinyl border baked in on some.
 
@@ -101,8 +102,10 @@ func sticker(_ kind: StickerKind, size: Int, variant: Int = 0) -> Canvas {
         c.paint(RGBA(hex: 0xE0607E)) { x, y in sdPolygon(x, y, starPoints(m, m, s * 0.1, 0.45, 5, 0.3)) }
         c.paint(RGBA(hex: 0xFFE28A)) { x, y in sdCircle(x, y, m, m, s * 0.035) }
     case .cat:
-        let ears = [[V(m - s * 0.27, m - s * 0.1), V(m - s * 0.28, m - s * 0.38), V(m - s * 0.06, m - s * 0.2)],
-                    [V(m + s * 0.27, m - s * 0.1), V(m + s * 0.28, m - s * 0.38), V(m + s * 0.06, m - s * 0.2)]]
+        let ears = [
+            [V(m - s * 0.27, m - s * 0.1), V(m - s * 0.28, m - s * 0.38), V(m - s * 0.06, m - s * 0.2)],
+            [V(m + s * 0.27, m - s * 0.1), V(m + s * 0.28, m - s * 0.38), V(m + s * 0.06, m - s * 0.2)],
+        ]
         fillShape(tint) { x, y in
             min(sdCircle(x, y, m, m + s * 0.06, s * 0.33), sdPolygon(x, y, ears[0]) - s * 0.02, sdPolygon(x, y, ears[1]) - s * 0.02)
         }
@@ -127,9 +130,11 @@ func sticker(_ kind: StickerKind, size: Int, variant: Int = 0) -> Canvas {
         }
     case .cloud:
         fillShape(tint) { x, y in
-            min(sdCircle(x, y, m - s * 0.17, m + s * 0.05, s * 0.16), sdCircle(x, y, m + s * 0.02, m - s * 0.06, s * 0.22),
+            min(
+                sdCircle(x, y, m - s * 0.17, m + s * 0.05, s * 0.16), sdCircle(x, y, m + s * 0.02, m - s * 0.06, s * 0.22),
                 sdCircle(x, y, m + s * 0.22, m + s * 0.06, s * 0.14),
-                sdPolygon(x, y, [V(m - s * 0.3, m + s * 0.05), V(m + s * 0.3, m + s * 0.05), V(m + s * 0.3, m + s * 0.2), V(m - s * 0.3, m + s * 0.2)]) - s * 0.01)
+                sdPolygon(x, y, [V(m - s * 0.3, m + s * 0.05), V(m + s * 0.3, m + s * 0.05), V(m + s * 0.3, m + s * 0.2), V(m - s * 0.3, m + s * 0.2)]) - s
+                    * 0.01)
         }
         c.paint(RGBA(hex: 0x5B6B8A)) { x, y in sdCircle(x, y, m - s * 0.08, m + s * 0.07, s * 0.02) }
         c.paint(RGBA(hex: 0x5B6B8A)) { x, y in sdCircle(x, y, m + s * 0.1, m + s * 0.07, s * 0.02) }

@@ -51,8 +51,9 @@ func storedForOrientation6(_ d: Canvas) -> Canvas {
 /// boxes and EXIF (and a GPS position when asked).
 func phoneHEIC(_ shown: [UInt8], width: Int, height: Int, orientation: Int, gps: Bool, quality: Int) throws -> [UInt8] {
     let s = stored(shown, width: width, height: height, forOrientation: orientation)
-    return try encodeHEIC(rgba: s.bytes, width: s.width, height: s.height, quality: quality, orientation: orientation,
-                          exif: exifSegment(orientation: orientation, gps: gps), alpha: false)
+    return try encodeHEIC(
+        rgba: s.bytes, width: s.width, height: s.height, quality: quality, orientation: orientation,
+        exif: exifSegment(orientation: orientation, gps: gps), alpha: false)
 }
 
 if args[1] == "heic-fixtures" {
@@ -68,7 +69,7 @@ if args[1] == "heic-fixtures" {
 } else if args[1] == "demo" {
     let scenes: [(String, Scene, Int, Int, Bool)] = [
         ("photos/lake.jpg", .sunsetLake, 1600, 1200, false),
-        ("photos/meadow.jpg", .meadow, 1200, 1600, true),   // portrait shot, stored sideways + EXIF 6
+        ("photos/meadow.jpg", .meadow, 1200, 1600, true),  // portrait shot, stored sideways + EXIF 6
         ("photos/sea.jpg", .seaside, 1600, 1200, false),
         ("photos/night.jpg", .nightHills, 1400, 1400, false),
     ]
@@ -82,8 +83,9 @@ if args[1] == "heic-fixtures" {
     // The meadow again as a phone's HEIC: portrait, stored sideways with irot and EXIF 6, GPS on.
     emit("photos/meadow.heic") {
         let shown = landscape(.meadow, width: 900, height: 1200, seed: 111)
-        return try phoneHEIC(shown.rgba8(grain: 3.0 / 255, seed: 1), width: shown.width, height: shown.height,
-                             orientation: 6, gps: true, quality: 80)
+        return try phoneHEIC(
+            shown.rgba8(grain: 3.0 / 255, seed: 1), width: shown.width, height: shown.height,
+            orientation: 6, gps: true, quality: 80)
     }
     for kind in StickerKind.allCases {
         emit("stickers/\(kind.rawValue).png") { try encodePNG(sticker(kind, size: 512)) }

@@ -23,10 +23,14 @@ func benchPage(asset: AssetRef) throws -> Page {
         if i % 2 == 0 {
             var t = TextContent(text: "note \(i) — a line of journal text")
             t.size = 40
-            elements.append(try Element(id: "text-\(i)", content: .text(t), placement: Placement(center: Point(Double(i) * 7.5, Double(i) * 11.25), rotation: Double(i % 30) - 15)))
+            elements.append(
+                try Element(
+                    id: "text-\(i)", content: .text(t), placement: Placement(center: Point(Double(i) * 7.5, Double(i) * 11.25), rotation: Double(i % 30) - 15)))
         } else {
-            elements.append(try Element(id: "image-\(i)", content: .image(ImageContent(asset: asset, naturalWidth: 640, naturalHeight: 480)),
-                                        placement: Placement(center: Point(Double(i) * 8.25, 700.5), scale: 0.37, rotation: Double(i % 90))))
+            elements.append(
+                try Element(
+                    id: "image-\(i)", content: .image(ImageContent(asset: asset, naturalWidth: 640, naturalHeight: 480)),
+                    placement: Placement(center: Point(Double(i) * 8.25, 700.5), scale: 0.37, rotation: Double(i % 90))))
         }
     }
     let strokes = try (0..<50).map { s in
@@ -50,8 +54,9 @@ func modelBench() {
         print("  page: 200 elements (ink: 50 strokes x 100 points), \(bytes.count) bytes")
         timed("serialize page to JSON bytes", runs: 50) { _ = page.serialized() }
         try timed("parse + decode page", runs: 50) { _ = try Page.decode(bytes: bytes) }
-        let store = try JournalStore.create(at: dir.appendingPathComponent("bench.techo"), journal: Journal(pageOrder: ["p1"]),
-                                            pages: [page], assets: [asset: src])
+        let store = try JournalStore.create(
+            at: dir.appendingPathComponent("bench.techo"), journal: Journal(pageOrder: ["p1"]),
+            pages: [page], assets: [asset: src])
         var k = 0
         for durable in [true, false] {
             store.durable = durable
@@ -66,7 +71,9 @@ func modelBench() {
         try timed("undo one step (fsync)", runs: 20) { try store.undo() }
         let history = dir.appendingPathComponent("bench.techo/history")
         let names = try FileManager.default.contentsOfDirectory(atPath: history.path).filter { $0 != "state.json" }
-        let total = try names.reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: history.appendingPathComponent($1).path)[.size] as? NSNumber)?.intValue ?? 0) }
+        let total = try names.reduce(0) {
+            $0 + ((try FileManager.default.attributesOfItem(atPath: history.appendingPathComponent($1).path)[.size] as? NSNumber)?.intValue ?? 0)
+        }
         print("  history: \(names.count) steps, \(total / max(1, names.count)) bytes per step (one element moved)")
     } catch {
         print("  model bench failed: \(error)")

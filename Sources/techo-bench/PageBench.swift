@@ -123,8 +123,10 @@ private func fileSize(_ path: String) -> Int {
 /// Runs a techo command and rsvg-convert one after the other, `runs` times after a warm-up of
 /// each, so both see the same machine; `prepare(i)` runs before the i-th techo run (unmeasured).
 /// Returns the techo runs and the rsvg-convert runs (none when it is not installed).
-private func alternated(_ argv: [String], rsvg: [String]?, env: [String: String] = [:], runs: Int,
-                        prepare: (Int) -> Void = { _ in }) -> (techo: [ChildRun], rsvg: [ChildRun])? {
+private func alternated(
+    _ argv: [String], rsvg: [String]?, env: [String: String] = [:], runs: Int,
+    prepare: (Int) -> Void = { _ in }
+) -> (techo: [ChildRun], rsvg: [ChildRun])? {
     var techo: [ChildRun] = [], other: [ChildRun] = []
     for i in 0...runs {
         prepare(i)
@@ -147,8 +149,9 @@ private func alternated(_ argv: [String], rsvg: [String]?, env: [String: String]
 private func report(_ label: String, _ r: (techo: [ChildRun], rsvg: [ChildRun])) {
     var line = "  " + label.padding(toLength: 44, withPad: " ", startingAt: 0) + summary(r.techo)
     if !r.rsvg.isEmpty {
-        line += String(format: "; rsvg-convert %.3f s: %.1fx faster", median(r.rsvg.map(\.seconds)),
-                       median(r.rsvg.map(\.seconds)) / median(r.techo.map(\.seconds)))
+        line += String(
+            format: "; rsvg-convert %.3f s: %.1fx faster", median(r.rsvg.map(\.seconds)),
+            median(r.rsvg.map(\.seconds)) / median(r.techo.map(\.seconds)))
     }
     print(line)
 }
@@ -200,8 +203,10 @@ func pageBench() {
         for (k, path) in moved.enumerated() { try Data(page.manifest(pages: 1, nudge: k == 0 ? 0 : 40).utf8).write(to: URL(fileURLWithPath: path)) }
         let fresh = work + "/fresh.techo", builtOut = work + "/built"
         func clean(_ paths: String...) { for p in paths { try? FileManager.default.removeItem(atPath: p) } }
-        guard let newBuild = alternated([techo, "build", manifest, "--journal", fresh, "-o", builtOut], rsvg: rsvg, runs: runs,
-                                        prepare: { _ in clean(fresh, builtOut) })
+        guard
+            let newBuild = alternated(
+                [techo, "build", manifest, "--journal", fresh, "-o", builtOut], rsvg: rsvg, runs: runs,
+                prepare: { _ in clean(fresh, builtOut) })
         else { return }
         report("techo build into a new journal:", newBuild)
         guard let rebuild = alternated([techo, "build", manifest, "--journal", fresh, "-o", builtOut], rsvg: rsvg, runs: runs) else { return }
@@ -222,9 +227,11 @@ func pageBench() {
         let single = exported.techo
         guard let oneCore = alternated(["taskset", "-c", "0"] + export, rsvg: rsvg, runs: runs) else { return }
         report("techo export, 1 page on 1 core (taskset):", oneCore)
-        print(String(format: "  1 page, 2 cores against 1: %.2fx faster (%.3f s against %.3f s)",
-                     median(oneCore.techo.map(\.seconds)) / median(single.map(\.seconds)), median(single.map(\.seconds)),
-                     median(oneCore.techo.map(\.seconds))))
+        print(
+            String(
+                format: "  1 page, 2 cores against 1: %.2fx faster (%.3f s against %.3f s)",
+                median(oneCore.techo.map(\.seconds)) / median(single.map(\.seconds)), median(single.map(\.seconds)),
+                median(oneCore.techo.map(\.seconds))))
         if hasRSVG { print("  rsvg-convert output: \(fileSize(rsvgOut)) bytes") }
         let first = try Data(contentsOf: URL(fileURLWithPath: out))
         print(String(format: "  output: %d bytes (%.2f MB)", first.count, Double(first.count) / 1e6))

@@ -26,20 +26,26 @@ func previewBench() {
             return Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6
         }
         var size = (0, 0)
-        let cold = try timed { let r = try renderer.render(page, scale: scale); size = (r.pixmap.width, r.pixmap.height) }
+        let cold = try timed {
+            let r = try renderer.render(page, scale: scale); size = (r.pixmap.width, r.pixmap.height)
+        }
         var unchanged: [Double] = [], moved: [Double] = []
         for _ in 0..<15 { unchanged.append(try timed { _ = try renderer.render(page, scale: scale) }) }
         guard let i = page.elements.firstIndex(where: { if case .image = $0.content { return true } else { return false } }) else { return }
         let home = page.elements[i].placement.center
         for k in 0..<15 {
             let p = page.elements[i].placement
-            page.elements[i].placement = try Placement(center: Point(home.x + (k % 2 == 0 ? 60 : -60), home.y + 20), scale: p.scale,
-                                                       rotation: p.rotation, flipH: p.flipH, flipV: p.flipV)
+            page.elements[i].placement = try Placement(
+                center: Point(home.x + (k % 2 == 0 ? 60 : -60), home.y + 20), scale: p.scale,
+                rotation: p.rotation, flipH: p.flipH, flipV: p.flipV)
             moved.append(try timed { _ = try renderer.render(page, scale: scale) })
         }
         let med = { (v: [Double]) in v.sorted()[v.count / 2] }
-        print(String(format: "  editor preview %dx%d (one renderer): cold %.0f ms; warm re-render %.1f ms unchanged, %.1f ms after a sticker moved (median of 15, min %.1f, max %.1f)",
-                     size.0, size.1, cold, med(unchanged), med(moved), moved.min()!, moved.max()!))
+        print(
+            String(
+                format:
+                    "  editor preview %dx%d (one renderer): cold %.0f ms; warm re-render %.1f ms unchanged, %.1f ms after a sticker moved (median of 15, min %.1f, max %.1f)",
+                size.0, size.1, cold, med(unchanged), med(moved), moved.min()!, moved.max()!))
         // The full page, pictures already decoded: one compose thread against one per core.
         // On a busy machine the wall times say little, so also the page thread's own CPU time:
         // alone it does all the work; with workers, what stays on it (background and blends).
@@ -53,10 +59,14 @@ func previewBench() {
                 pageThread[k + 1, default: []].append(threadCPUMilliseconds() - c0)
             }
         }
-        print(String(format: "  full page compose, pictures decoded (median of 5): 1 thread %.0f ms, 2 threads %.0f ms: %.2fx",
-                     med(full[1]!), med(full[2]!), med(full[1]!) / med(full[2]!)))
-        print(String(format: "  page thread CPU: %.0f ms alone (all the work), %.0f ms with two workers (%.0f%% of the work stays on it)",
-                     med(pageThread[1]!), med(pageThread[2]!), 100 * med(pageThread[2]!) / med(pageThread[1]!)))
+        print(
+            String(
+                format: "  full page compose, pictures decoded (median of 5): 1 thread %.0f ms, 2 threads %.0f ms: %.2fx",
+                med(full[1]!), med(full[2]!), med(full[1]!) / med(full[2]!)))
+        print(
+            String(
+                format: "  page thread CPU: %.0f ms alone (all the work), %.0f ms with two workers (%.0f%% of the work stays on it)",
+                med(pageThread[1]!), med(pageThread[2]!), 100 * med(pageThread[2]!) / med(pageThread[1]!)))
     } catch {
         print("  preview bench failed: \(error)")
     }

@@ -16,7 +16,6 @@ private func medianMs(runs: Int, _ body: () -> Void) -> Double {
     return times.sorted()[times.count / 2]
 }
 
-
 /// A smooth path through `pts`: Catmull-Rom segments as cubics.
 private func smoothPath(_ pts: [Point]) -> Path {
     var p = Path()

@@ -13,7 +13,6 @@ import Foundation
 import TechoGeometry
 import TechoText
 
-
 /// A number with at most two decimals, as JSON and SVG both read it.
 private func num(_ v: Double) -> String {
     let r = (v * 100).rounded() / 100

@@ -24,8 +24,10 @@ func textBench() {
         return Date().timeIntervalSince(start) / Double(rounds)
     }
     let layout = time(40) { _ = try? TextLayout.layout(text, style: style) }
-    print(String(format: "text layout: %d glyphs, %d lines, %.2f ms per paragraph, %.0f glyphs/s",
-                 glyphs, first.lines.count, layout * 1000, Double(glyphs) / layout))
+    print(
+        String(
+            format: "text layout: %d glyphs, %d lines, %.2f ms per paragraph, %.0f glyphs/s",
+            glyphs, first.lines.count, layout * 1000, Double(glyphs) / layout))
 
     let w = Int(first.width.rounded(.up)) + 20, h = Int(first.height.rounded(.up)) + 20
     var page = Pixmap(width: w, height: h)
@@ -34,10 +36,14 @@ func textBench() {
         guard let t = try? TextLayout.layout(text, style: style) else { return }
         t.draw(into: &page, transform: place)
     }
-    print(String(format: "text layout + draw (%dx%d): %.2f ms per paragraph, %.0f glyphs/s",
-                 w, h, both * 1000, Double(glyphs) / both))
+    print(
+        String(
+            format: "text layout + draw (%dx%d): %.2f ms per paragraph, %.0f glyphs/s",
+            w, h, both * 1000, Double(glyphs) / both))
     let rotated = Transform.rotation(degrees: 15).concatenating(place)
     let turned = time(10) { first.draw(into: &page, transform: rotated, opacity: 0.8) }
-    print(String(format: "text draw rotated 15° at opacity 0.8: %.2f ms per paragraph, %.0f glyphs/s",
-                 turned * 1000, Double(glyphs) / turned))
+    print(
+        String(
+            format: "text draw rotated 15° at opacity 0.8: %.2f ms per paragraph, %.0f glyphs/s",
+            turned * 1000, Double(glyphs) / turned))
 }

@@ -3,7 +3,7 @@ import TechoCodecs
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The folder holding the copied conformance corpora.

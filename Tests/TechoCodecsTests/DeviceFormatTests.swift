@@ -331,7 +331,8 @@ private func meanDelta(_ a: RGBAImage, _ b: RGBAImage) -> Double {
     }
 
     @Test func theUseBudgetCountsNestedReferences() {
-        let chain = "<svg><defs><rect id=\"a\"/><g id=\"b\"><use href=\"#a\"/><use href=\"#a\"/></g>"
+        let chain =
+            "<svg><defs><rect id=\"a\"/><g id=\"b\"><use href=\"#a\"/><use href=\"#a\"/></g>"
             + "<g id=\"c\"><use xlink:href=\"#b\"/><use xlink:href='#b'/><use href=\"#b\"/></g></defs><use href=\"#c\"/></svg>"
         // c = 1 + 3 × b, b = 1 + 2 × a, a = 1: c = 10.
         #expect(SVGReferenceBudget.instancedElements(Array(chain.utf8)) == 10)

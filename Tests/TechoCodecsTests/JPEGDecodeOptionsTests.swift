@@ -1,9 +1,10 @@
-// DCT-domain downscaling and warning collection for JPEG decoding.
-@testable import TechoCodecs
 import Testing
 
+// DCT-domain downscaling and warning collection for JPEG decoding.
+@testable import TechoCodecs
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct JPEGDecodeOptionsTests {
@@ -38,10 +39,14 @@ import Glibc
         #expect(quarter.pixels.width == 57 && quarter.pixels.height == 38)
         #expect(quarter.info.width == 227, "info keeps the stored size")
         // Compare the 1/4 decode with a 4x4 box downsample of the full decode (whole blocks only).
-        let fullSmall = boxDownsample(full.pixels, by: 4)   // 56x37
+        let fullSmall = boxDownsample(full.pixels, by: 4)  // 56x37
         var q = [Double]()
-        for y in 0..<37 { for x in 0..<56 { let i = (y * 57 + x) * 4
-            q += [Double(quarter.pixels.bytes[i]), Double(quarter.pixels.bytes[i + 1]), Double(quarter.pixels.bytes[i + 2])] } }
+        for y in 0..<37 {
+            for x in 0..<56 {
+                let i = (y * 57 + x) * 4
+                q += [Double(quarter.pixels.bytes[i]), Double(quarter.pixels.bytes[i + 1]), Double(quarter.pixels.bytes[i + 2])]
+            }
+        }
         let diff = meanAbsoluteDifference(q, fullSmall)
         #expect(diff < 6, "1/4 decode differs from a box-downsampled full decode by \(diff)")
         let larger = try ImageDecoder.decodeStraight(bytes, name: path, minimumSize: (1000, 1000))
@@ -58,8 +63,10 @@ import Glibc
 
     /// libjpeg and libpng print warnings to stderr by default; ours become notes instead.
     @Test func warningsBecomeNotesAndNothingReachesStderr() throws {
-        let files = ["jpeg/jpeg-decoder/extraneous-data.jpg", "jpeg/generated/gen_no_eoi.jpg",
-                     "jpeg/jpeg-decoder/robustness/subtract-with-overflow.jpg"]
+        let files = [
+            "jpeg/jpeg-decoder/extraneous-data.jpg", "jpeg/generated/gen_no_eoi.jpg",
+            "jpeg/jpeg-decoder/robustness/subtract-with-overflow.jpg",
+        ]
         let captured = fixturesDirectory + "/../.stderr-\(getpid()).txt"
         fflush(stderr)
         let saved = dup(2)

@@ -68,8 +68,10 @@ func rgbMeanAbsoluteDifference(_ a: RGBAImage, _ b: RGBAImage) -> Double {
         let white = try ImageDecoder.decodeStraight(JPEGEncoder.encode(clear), name: "w.jpg").pixels
         #expect(white.bytes.allSatisfy { $0 >= 254 })
         clear.fill(r: 0, g: 0, b: 128, a: 128)  // half-transparent pure blue over red
-        let mixed = try ImageDecoder.decodeStraight(JPEGEncoder.encode(clear, quality: 100, background: (255, 0, 0)),
-                                                    name: "m.jpg").pixels
+        let mixed = try ImageDecoder.decodeStraight(
+            JPEGEncoder.encode(clear, quality: 100, background: (255, 0, 0)),
+            name: "m.jpg"
+        ).pixels
         let (r, g, b) = (Int(mixed.bytes[0]), Int(mixed.bytes[1]), Int(mixed.bytes[2]))
         #expect(abs(r - 127) <= 3 && g <= 3 && abs(b - 128) <= 3, "got \(r),\(g),\(b)")
     }

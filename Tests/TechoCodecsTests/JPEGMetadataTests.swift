@@ -15,7 +15,7 @@ func exifTIFF(littleEndian: Bool, orientation: Int, tagAfterGPS: Bool) -> [UInt8
     }
     let n = tagAfterGPS ? 4 : 3
     let ifd0Size = 2 + n * 12 + 4
-    let makeOffset = 8 + ifd0Size                 // "TechoCam\0" (9 bytes) + pad
+    let makeOffset = 8 + ifd0Size  // "TechoCam\0" (9 bytes) + pad
     let gpsOffset = makeOffset + 10
     let gpsCount = 3
     let latOffset = gpsOffset + 2 + gpsCount * 12 + 4

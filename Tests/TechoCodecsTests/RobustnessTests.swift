@@ -4,9 +4,11 @@ import TechoGeometry
 import Testing
 
 @Suite struct RobustnessTests {
-    @Test(arguments: ["pngsuite/basi6a08.png", "pngsuite/basn3p04.png", "pngsuite/tbbn3p08.png",
-                      "jpeg/libjpeg-turbo/testorig.jpg", "jpeg/generated/gen_progressive.jpg",
-                      "jpeg/generated/gen_arith.jpg", "jpeg/generated/gen_ycck.jpg"])
+    @Test(arguments: [
+        "pngsuite/basi6a08.png", "pngsuite/basn3p04.png", "pngsuite/tbbn3p08.png",
+        "jpeg/libjpeg-turbo/testorig.jpg", "jpeg/generated/gen_progressive.jpg",
+        "jpeg/generated/gen_arith.jpg", "jpeg/generated/gen_ycck.jpg",
+    ])
     func mutatedFilesNeverCrash(file: String) throws {
         let original = try readFile("\(fixturesDirectory)/\(file)")
         var rng = SplitMix64(seed: UInt64(original.count))

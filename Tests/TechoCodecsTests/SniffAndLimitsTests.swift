@@ -3,7 +3,7 @@ import TechoCodecs
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// CRC-32 (ISO 3309, as PNG uses), bitwise: slow and obvious, for crafting chunks.

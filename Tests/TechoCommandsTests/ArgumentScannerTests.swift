@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TechoCommands
 
 @Suite struct ArgumentScannerTests {

@@ -1,7 +1,7 @@
 // End to end: a person editing a journal with CLI commands, run through the real binary.
 import Foundation
-import Testing
 import TechoModel
+import Testing
 
 @Suite struct EditingTests {
     @Test func initAddGestureUndoRedo() throws {

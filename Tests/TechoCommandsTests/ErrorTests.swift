@@ -61,7 +61,8 @@ import Testing
         #expect(r.code == 65)
         #expect(r.err.hasPrefix("techo: error: --pinch: refused, nothing changed: "))
         #expect(try ws.bytes("j.techo/pages/p1.json") == before)
-        try "{\"gesture\":\"pinch\",\"scale\":1.1}\n{\"gesture\":\"pinch\",\"scale\":1e308}\n{\"gesture\":\"pinch\",\"scale\":1e308}\n".write(to: ws.url("g.jsonl"), atomically: true, encoding: .utf8)
+        try "{\"gesture\":\"pinch\",\"scale\":1.1}\n{\"gesture\":\"pinch\",\"scale\":1e308}\n{\"gesture\":\"pinch\",\"scale\":1e308}\n".write(
+            to: ws.url("g.jsonl"), atomically: true, encoding: .utf8)
         let replay = try ws.run("gesture", "j.techo", "p1", "image-1", "--replay", "g.jsonl")
         #expect(replay.code == 65)
         #expect(try ws.bytes("j.techo/pages/p1.json") == before)

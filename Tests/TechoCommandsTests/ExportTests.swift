@@ -1,9 +1,9 @@
 // End to end: what export and build write, checked by decoding the files.
 import Foundation
-import Testing
-import TechoModel
 import TechoCodecs
+import TechoModel
 import TechoRaster
+import Testing
 
 @Suite struct ExportTests {
     @Test func exportWritesPNGWithSizeAndPhys() throws {
@@ -87,14 +87,14 @@ import TechoRaster
         try FileManager.default.createDirectory(at: ws.url("pics"), withIntermediateDirectories: true)
         try ws.png("pics/dot.png", 20, 20, rgba: (0, 128, 0, 255))
         let manifest = """
-        {"techo": 1, "title": "Test trip",
-         "page": {"size": "160x120", "dpi": 100, "background": {"color": "#ffffff"}},
-         "pages": [
-           {"id": "a", "elements": [{"type": "image", "src": "pics/dot.png", "at": [40, 40], "width": 40}]},
-           {"id": "b", "background": {"color": "#000080"},
-            "elements": [{"type": "ink", "strokes": [{"tool": "rect", "from": [10, 10], "to": [50, 50], "width": 2, "fill": "#ffff00"}]}]}
-         ]}
-        """
+            {"techo": 1, "title": "Test trip",
+             "page": {"size": "160x120", "dpi": 100, "background": {"color": "#ffffff"}},
+             "pages": [
+               {"id": "a", "elements": [{"type": "image", "src": "pics/dot.png", "at": [40, 40], "width": 40}]},
+               {"id": "b", "background": {"color": "#000080"},
+                "elements": [{"type": "ink", "strokes": [{"tool": "rect", "from": [10, 10], "to": [50, 50], "width": 2, "fill": "#ffff00"}]}]}
+             ]}
+            """
         try manifest.write(to: ws.url("trip.json"), atomically: true, encoding: .utf8)
         let r = try ws.run("build", "trip.json")
         #expect(r.code == 0, "\(r.err)")
@@ -118,13 +118,13 @@ import TechoRaster
     @Test func invalidManifestReportsEveryProblemAndWritesNothing() throws {
         let ws = try Workspace()
         let manifest = """
-        {"techo": 1, "pages": [
-          {"id": "a", "elements": [
-            {"type": "image", "src": "missing.png"},
-            {"type": "text", "text": "hi", "color": "#zzz"},
-            {"type": "ink", "strokes": [{"tool": "pencil", "width": 3, "points": []}]}
-          ]}]}
-        """
+            {"techo": 1, "pages": [
+              {"id": "a", "elements": [
+                {"type": "image", "src": "missing.png"},
+                {"type": "text", "text": "hi", "color": "#zzz"},
+                {"type": "ink", "strokes": [{"tool": "pencil", "width": 3, "points": []}]}
+              ]}]}
+            """
         try manifest.write(to: ws.url("bad.json"), atomically: true, encoding: .utf8)
         let r = try ws.run("build", "bad.json")
         #expect(r.code == 65)

@@ -1,9 +1,9 @@
 // End to end: what importing a photo keeps and what it removes.
 import Foundation
-import Testing
 import TechoCodecs
 import TechoModel
 import TechoRaster
+import Testing
 
 @Suite struct ImportTests {
     /// A JPEG whose EXIF holds orientation 6 and a GPS latitude, as a phone writes it.

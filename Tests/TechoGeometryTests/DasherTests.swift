@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func closedSubpathWrapsTheDashAroundTheStart() {
-        let square = Path.rect(Rect(x: 0, y: 0, width: 10, height: 10))   // perimeter 40
+        let square = Path.rect(Rect(x: 0, y: 0, width: 10, height: 10))  // perimeter 40
         // Phase 5 with [10, 5]: on 0-5, off 5-10, on 10-20, off 20-25, on 25-35, off 35-40 → the
         // last dash ends at 35, so the first one stands alone.
         let a = contours(square.dashed(pattern: [10, 5], phase: 5))

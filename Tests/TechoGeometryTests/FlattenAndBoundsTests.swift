@@ -64,8 +64,9 @@ import Testing
         for _ in 0..<100 {
             var p = Path()
             p.move(to: Point(rng.double(in: -50...50), rng.double(in: -50...50)))
-            p.cubic(to: Point(rng.double(in: -50...50), rng.double(in: -50...50)), control1: Point(rng.double(in: -90...90), rng.double(in: -90...90)),
-                    control2: Point(rng.double(in: -90...90), rng.double(in: -90...90)))
+            p.cubic(
+                to: Point(rng.double(in: -50...50), rng.double(in: -50...50)), control1: Point(rng.double(in: -90...90), rng.double(in: -90...90)),
+                control2: Point(rng.double(in: -90...90), rng.double(in: -90...90)))
             p.quad(to: Point(rng.double(in: -50...50), rng.double(in: -50...50)), control: Point(rng.double(in: -90...90), rng.double(in: -90...90)))
             let b = p.bounds
             let pts = p.flattened(tolerance: 0.001)[0].points
@@ -120,9 +121,10 @@ import Testing
         var p = Path()
         p.move(to: .zero)
         for _ in 0..<count {
-            p.cubic(to: Point(rng.double(in: -1e6...1e6), rng.double(in: -1e6...1e6)),
-                    control1: Point(rng.double(in: -1e6...1e6), rng.double(in: -1e6...1e6)),
-                    control2: Point(rng.double(in: -1e6...1e6), rng.double(in: -1e6...1e6)))
+            p.cubic(
+                to: Point(rng.double(in: -1e6...1e6), rng.double(in: -1e6...1e6)),
+                control1: Point(rng.double(in: -1e6...1e6), rng.double(in: -1e6...1e6)),
+                control2: Point(rng.double(in: -1e6...1e6), rng.double(in: -1e6...1e6)))
         }
         return p
     }
@@ -133,7 +135,9 @@ import Testing
             if case .cubic(let c1, let c2, let q) = e {
                 n += Path.segmentCount(p0: last, p1: c1, p2: c2, p3: q, tolerance: tolerance)
                 last = q
-            } else if case .move(let q) = e { last = q }
+            } else if case .move(let q) = e {
+                last = q
+            }
         }
         return n
     }

@@ -66,9 +66,11 @@ import Testing
     @Test func variableWidthOutlineMatchesTheSweptDisc() {
         let pencil = Pencil(width: 40)
         // A straight stroke: the spline is the segment itself, so the oracle is exact.
-        let pts = [PencilPoint(x: 10, y: 50, pressure: 0), PencilPoint(x: 30, y: 50, pressure: 1),
-                   PencilPoint(x: 50, y: 50, pressure: 0), PencilPoint(x: 70, y: 50, pressure: 1),
-                   PencilPoint(x: 90, y: 50, pressure: 0.1)]
+        let pts = [
+            PencilPoint(x: 10, y: 50, pressure: 0), PencilPoint(x: 30, y: 50, pressure: 1),
+            PencilPoint(x: 50, y: 50, pressure: 0), PencilPoint(x: 70, y: 50, pressure: 1),
+            PencilPoint(x: 90, y: 50, pressure: 0.1),
+        ]
         let o = pencil.outline(pts, tolerance: 0.01)
         expectWellFormedStroke(o)
         func inside(_ q: Point) -> Double {
@@ -118,10 +120,12 @@ import Testing
         #expect(pencil.outline([]).isEmpty)
         #expect(Pencil(width: 0).outline([PencilPoint(x: 1, y: 1)]).isEmpty)
         #expect(Pencil(width: nan).outline([PencilPoint(x: 1, y: 1)]).isEmpty)
-        let messy = [PencilPoint(x: nan, y: 1, pressure: 0.5), PencilPoint(x: 0, y: 0, pressure: nan),
-                     PencilPoint(x: 1e300, y: -1e300, pressure: 0.2), PencilPoint(x: 0, y: 0, pressure: -4),
-                     PencilPoint(x: Double.infinity, y: 0), PencilPoint(x: 3, y: 4, pressure: 0.7),
-                     PencilPoint(x: 3, y: 4 + 1e-12, pressure: 0.1)]
+        let messy = [
+            PencilPoint(x: nan, y: 1, pressure: 0.5), PencilPoint(x: 0, y: 0, pressure: nan),
+            PencilPoint(x: 1e300, y: -1e300, pressure: 0.2), PencilPoint(x: 0, y: 0, pressure: -4),
+            PencilPoint(x: Double.infinity, y: 0), PencilPoint(x: 3, y: 4, pressure: 0.7),
+            PencilPoint(x: 3, y: 4 + 1e-12, pressure: 0.1),
+        ]
         expectWellFormedStroke(pencil.outline(messy))
         expectWellFormedStroke(Pencil.smoothPath(through: messy.map(\.position)).stroked(StrokeStyle(width: 3)))
     }

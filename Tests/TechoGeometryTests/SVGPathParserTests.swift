@@ -6,13 +6,15 @@ import Testing
     func parse(_ d: String) throws -> [PathElement] { try Path(svgPathData: d).elements }
 
     @Test func absoluteAndRelativeLines() throws {
-        #expect(try parse("M10 20 L30 40 H50 V60 Z") == [
-            .move(Point(10, 20)), .line(Point(30, 40)), .line(Point(50, 40)), .line(Point(50, 60)), .close,
-        ])
-        #expect(try parse("m10 20 l20 20 h20 v20 z m1 1 l1 0") == [
-            .move(Point(10, 20)), .line(Point(30, 40)), .line(Point(50, 40)), .line(Point(50, 60)), .close,
-            .move(Point(11, 21)), .line(Point(12, 21)),
-        ])
+        #expect(
+            try parse("M10 20 L30 40 H50 V60 Z") == [
+                .move(Point(10, 20)), .line(Point(30, 40)), .line(Point(50, 40)), .line(Point(50, 60)), .close,
+            ])
+        #expect(
+            try parse("m10 20 l20 20 h20 v20 z m1 1 l1 0") == [
+                .move(Point(10, 20)), .line(Point(30, 40)), .line(Point(50, 40)), .line(Point(50, 60)), .close,
+                .move(Point(11, 21)), .line(Point(12, 21)),
+            ])
     }
 
     /// A drawing command straight after Z starts its subpath with an implicit move.
@@ -30,9 +32,10 @@ import Testing
     }
 
     @Test func compactNumbers() throws {
-        #expect(try parse("M.5.5L-1-2l1e-3,2E+1") == [
-            .move(Point(0.5, 0.5)), .line(Point(-1, -2)), .line(Point(-1 + 1e-3, 18)),
-        ])
+        #expect(
+            try parse("M.5.5L-1-2l1e-3,2E+1") == [
+                .move(Point(0.5, 0.5)), .line(Point(-1, -2)), .line(Point(-1 + 1e-3, 18)),
+            ])
         #expect(try parse("M1.5e2-3.") == [.move(Point(150, -3))])
         #expect(try parse("  \n\tM 1 , 2  ") == [.move(Point(1, 2))])
         #expect(try parse("") == [])
@@ -41,14 +44,15 @@ import Testing
 
     @Test func curvesAndSmoothReflection() throws {
         let e = try parse("M0 0 C10 0 20 10 20 20 S30 40 40 40 Q50 40 50 50 T60 60 t10 10")
-        #expect(e == [
-            .move(.zero),
-            .cubic(Point(10, 0), Point(20, 10), Point(20, 20)),
-            .cubic(Point(20, 30), Point(30, 40), Point(40, 40)),
-            .quad(Point(50, 40), Point(50, 50)),
-            .quad(Point(50, 60), Point(60, 60)),
-            .quad(Point(70, 60), Point(70, 70)),
-        ])
+        #expect(
+            e == [
+                .move(.zero),
+                .cubic(Point(10, 0), Point(20, 10), Point(20, 20)),
+                .cubic(Point(20, 30), Point(30, 40), Point(40, 40)),
+                .quad(Point(50, 40), Point(50, 50)),
+                .quad(Point(50, 60), Point(60, 60)),
+                .quad(Point(70, 60), Point(70, 70)),
+            ])
         // S without a preceding C uses the current point as its first control point.
         #expect(try parse("M1 1 L2 2 S3 3 4 4") == [.move(Point(1, 1)), .line(Point(2, 2)), .cubic(Point(2, 2), Point(3, 3), Point(4, 4))])
         #expect(try parse("M1 1 q1 0 1 1") == [.move(Point(1, 1)), .quad(Point(2, 1), Point(2, 2))])
@@ -170,7 +174,7 @@ import Testing
         #expect(Swift.abs(e1.x) < 1e-12 && Swift.abs(e1.y - 10) < 1e-12)
         var q = Path()
         q.arc(center: .zero, radius: 10, startAngle: 0, endAngle: Double.pi * 1.5, clockwise: false)
-        #expect(q.elements.count == 2)   // the short way round, a quarter, counter-clockwise
+        #expect(q.elements.count == 2)  // the short way round, a quarter, counter-clockwise
         for sample in samples(p) + samples(q) {
             #expect(Swift.abs(sample.length - 10) < 10 * 3e-4)
         }

@@ -150,10 +150,11 @@ func expectWellFormedStroke(_ stroke: Path, sourceLocation: SourceLocation = #_s
                 if let l = pts.last, Bool.random(using: &rng), Int.random(in: 0..<4, using: &rng) == 0 { pts.append(l); continue }
                 pts.append(Point(rng.double(in: -100...100), rng.double(in: -100...100)))
             }
-            let style = StrokeStyle(width: rng.double(in: 0.1...30),
-                                    cap: LineCap.allCases.randomElement(using: &rng) ?? .round,
-                                    join: LineJoin.allCases.randomElement(using: &rng) ?? .round,
-                                    miterLimit: rng.double(in: 0.5...20))
+            let style = StrokeStyle(
+                width: rng.double(in: 0.1...30),
+                cap: LineCap.allCases.randomElement(using: &rng) ?? .round,
+                join: LineJoin.allCases.randomElement(using: &rng) ?? .round,
+                miterLimit: rng.double(in: 0.5...20))
             let closed = Bool.random(using: &rng)
             let s = Path.polyline(pts, closed: closed).stroked(style, tolerance: 0.2)
             for c in contours(s) {

@@ -23,24 +23,29 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
 
         // Create a 300x200 journal, add an SVG sticker and a HEIC photo.
-        let journal = try JournalEditor.create(at: dir.appendingPathComponent("trip.techo"), size: "300x200",
-                                               background: try RGBA(parsing: "#f6f0e4"))
+        let journal = try JournalEditor.create(
+            at: dir.appendingPathComponent("trip.techo"), size: "300x200",
+            background: try RGBA(parsing: "#f6f0e4"))
         #expect(try journal.pageIDs() == ["p1"])
         let star = try journal.addPicture(Self.device("svg/star.svg"), to: "p1", at: Point(x: 60, y: 60))
-        let photo = try journal.addPicture(Self.device("quad-orient6.heic"), to: "p1", photo: true,
-                                           at: Point(x: 200, y: 120), width: 128)
+        let photo = try journal.addPicture(
+            Self.device("quad-orient6.heic"), to: "p1", photo: true,
+            at: Point(x: 200, y: 120), width: 128)
         #expect(star == "image-1" && photo == "photo-1")
 
         // Gestures, as a phone's recognisers report them: one history step.
-        try journal.apply([.pinch(scale: 1.5, around: nil), .rotate(degrees: 15, around: nil), .pan(dx: 10, dy: 0)],
-                          to: star, on: "p1")
+        try journal.apply(
+            [.pinch(scale: 1.5, around: nil), .rotate(degrees: 15, around: nil), .pan(dx: 10, dy: 0)],
+            to: star, on: "p1")
         let placed = try journal.page("p1").elements[0].placement
         #expect(abs(placed.scale - 1.5) < 1e-9 && abs(placed.center.x - 70) < 1e-9)
 
         // A pencil stroke goes to a new ink layer.
-        let ink = try journal.draw(try Stroke(tool: .pencil, color: try RGBA(parsing: "#e07a5f"), width: 6,
-                                              points: [StrokePoint(20, 180), StrokePoint(120, 170), StrokePoint(280, 185)]),
-                                   on: "p1")
+        let ink = try journal.draw(
+            try Stroke(
+                tool: .pencil, color: try RGBA(parsing: "#e07a5f"), width: 6,
+                points: [StrokePoint(20, 180), StrokePoint(120, 170), StrokePoint(280, 185)]),
+            on: "p1")
         #expect(ink == "ink-1")
 
         // Render: PNG bytes, and an RGBA buffer at twice the size.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TechoModel
 
 @Suite struct FormatTests {
@@ -35,32 +36,33 @@ import Testing
 
     @Test func pageDecodingReportsEveryProblemWithItsPath() throws {
         let text = """
-        {"id": "p1", "width": 1000, "height": "auto", "dpi": 300, "elements": [
-          {"id": "a", "type": "image", "asset": "assets/nothex.png", "naturalSize": [10, 10], "at": [0, 0]},
-          {"id": "b", "type": "text", "text": "hi", "font": "x", "size": 5000, "at": [0, 0], "colour": "red"},
-          {"id": "c", "type": "ink", "strokes": [{"tool": "pencil", "width": -1, "points": []},
-                                                {"tool": "line", "width": 2, "from": [0, 0]}]},
-          {"id": "d", "type": "washi", "from": [0, 0], "to": [1, 1], "at": [1e308, 0]},
-          {"id": "e", "type": "image", "asset": "assets/\(String(repeating: "a", count: 64)).png", "naturalSize": [10, 10],
-           "at": [0, 0], "scale": 0, "opacity": 1.5},
-          {"id": "ok", "type": "text", "text": "one", "font": "x", "size": 10, "at": [0, 0]},
-          {"id": "ok", "type": "text", "text": "two", "font": "x", "size": 10, "at": [0, 0]},
-          {"id": "f", "type": "sticker"}
-        ]}
-        """
+            {"id": "p1", "width": 1000, "height": "auto", "dpi": 300, "elements": [
+              {"id": "a", "type": "image", "asset": "assets/nothex.png", "naturalSize": [10, 10], "at": [0, 0]},
+              {"id": "b", "type": "text", "text": "hi", "font": "x", "size": 5000, "at": [0, 0], "colour": "red"},
+              {"id": "c", "type": "ink", "strokes": [{"tool": "pencil", "width": -1, "points": []},
+                                                    {"tool": "line", "width": 2, "from": [0, 0]}]},
+              {"id": "d", "type": "washi", "from": [0, 0], "to": [1, 1], "at": [1e308, 0]},
+              {"id": "e", "type": "image", "asset": "assets/\(String(repeating: "a", count: 64)).png", "naturalSize": [10, 10],
+               "at": [0, 0], "scale": 0, "opacity": 1.5},
+              {"id": "ok", "type": "text", "text": "one", "font": "x", "size": 10, "at": [0, 0]},
+              {"id": "ok", "type": "text", "text": "two", "font": "x", "size": 10, "at": [0, 0]},
+              {"id": "f", "type": "sticker"}
+            ]}
+            """
         let found = problems { _ = try Page.decode(bytes: Array(text.utf8), file: "pages/p1.json") }
-        #expect(found == [
-            "elements[0].asset: invalid asset path \"assets/nothex.png\": expected assets/<sha256>.<ext>",
-            "elements[1].size: must be between 1 and 2000 (got 5000)",
-            "elements[1].colour: unknown field \"colour\"",
-            "elements[2].strokes[0].width: must be between 0.001 and 100000 (got -1)",
-            "elements[2].strokes[1].to: a line stroke needs \"to\"",
-            "elements[3].at[0]: must be between -10000000 and 10000000 (got 1e+308)",
-            "elements[4].opacity: must be between 0 and 1 (got 1.5)",
-            "elements[4].scale: must be between 0.0001 and 10000 (got 0)",
-            "elements[6].id: duplicate element id \"ok\"",
-            "elements[7].type: unknown value \"sticker\"; expected one of \"image\", \"photo\", \"text\", \"ink\", \"washi\"",
-        ])
+        #expect(
+            found == [
+                "elements[0].asset: invalid asset path \"assets/nothex.png\": expected assets/<sha256>.<ext>",
+                "elements[1].size: must be between 1 and 2000 (got 5000)",
+                "elements[1].colour: unknown field \"colour\"",
+                "elements[2].strokes[0].width: must be between 0.001 and 100000 (got -1)",
+                "elements[2].strokes[1].to: a line stroke needs \"to\"",
+                "elements[3].at[0]: must be between -10000000 and 10000000 (got 1e+308)",
+                "elements[4].opacity: must be between 0 and 1 (got 1.5)",
+                "elements[4].scale: must be between 0.0001 and 10000 (got 0)",
+                "elements[6].id: duplicate element id \"ok\"",
+                "elements[7].type: unknown value \"sticker\"; expected one of \"image\", \"photo\", \"text\", \"ink\", \"washi\"",
+            ])
     }
 
     @Test func emptyStrokeIsAnError() {
@@ -69,7 +71,8 @@ import Testing
     }
 
     @Test func unitsInPageFilesConvertThroughTheDPI() throws {
-        let text = #"{"id":"p","width":10,"height":10,"dpi":254,"background":{"paper":"grid"},"elements":[{"id":"w","type":"washi","from":["-1cm",0],"to":["1cm",0],"width":"2mm","at":[0,0]}]}"#
+        let text =
+            #"{"id":"p","width":10,"height":10,"dpi":254,"background":{"paper":"grid"},"elements":[{"id":"w","type":"washi","from":["-1cm",0],"to":["1cm",0],"width":"2mm","at":[0,0]}]}"#
         let page = try Page.decode(bytes: Array(text.utf8))
         guard case .washi(let w) = page.elements[0].content else { Issue.record("not washi"); return }
         #expect(w.from == Point(-100, 0) && w.width == 20)
@@ -84,25 +87,27 @@ import Testing
         limits.maxStrokePoints = 3
         limits.maxTextCharacters = 5
         let text = #"""
-        {"id":"p","width":10,"height":10,"dpi":300,"elements":[
-          {"id":"i","type":"ink","strokes":[{"tool":"pencil","width":2,"points":[[0,0],[1,1],[2,2],[3,3]]}]},
-          {"id":"t","type":"text","text":"too long","at":[0,0]},
-          {"id":"s","type":"text","text":"ok","size":"3000pt","at":[0,0]}]}
-        """#
+            {"id":"p","width":10,"height":10,"dpi":300,"elements":[
+              {"id":"i","type":"ink","strokes":[{"tool":"pencil","width":2,"points":[[0,0],[1,1],[2,2],[3,3]]}]},
+              {"id":"t","type":"text","text":"too long","at":[0,0]},
+              {"id":"s","type":"text","text":"ok","size":"3000pt","at":[0,0]}]}
+            """#
         let found = problems { _ = try Page.decode(bytes: Array(text.utf8), limits: limits) }
-        #expect(found == [
-            "elements[0].strokes[0].points: 4 points is over the limit of 3",
-            "elements[1].text: text of 8 characters is over the limit of 5",
-            "elements[2].size: must be between 1 and 2000 (got 12500)",
-        ])
+        #expect(
+            found == [
+                "elements[0].strokes[0].points: 4 points is over the limit of 3",
+                "elements[1].text: text of 8 characters is over the limit of 5",
+                "elements[2].size: must be between 1 and 2000 (got 12500)",
+            ])
     }
 
     @Test func journalFilesAreStrict() {
         #expect(problems { _ = try Journal.decode(bytes: Array("[]".utf8)) } == ["expected an object, found an array"])
-        #expect(problems { _ = try Journal.decode(bytes: Array(#"{"techo":1,"pages":["a","a"],"settings":{"historyLimit":0}}"#.utf8)) } == [
-            "pages[1]: page \"a\" is listed twice",
-            "settings.historyLimit: must be an integer between 1 and 10000 (got 0)",
-        ])
+        #expect(
+            problems { _ = try Journal.decode(bytes: Array(#"{"techo":1,"pages":["a","a"],"settings":{"historyLimit":0}}"#.utf8)) } == [
+                "pages[1]: page \"a\" is listed twice",
+                "settings.historyLimit: must be an integer between 1 and 10000 (got 0)",
+            ])
     }
 
     @Test func oversizedManifestFileIsRefusedBeforeReading() throws {

@@ -1,22 +1,24 @@
 import Foundation
 import Testing
+
 @testable import TechoModel
 
 @Suite struct JSONTests {
     @Test func writerSortsKeysAndFormatsNumbers() throws {
         let v: JSONValue = ["b": 1.0, "a": [1, 2.5, -0.1, 1e-7, 123456789012], "c": ["z": true, "y": .null], "s": "q\"\\\n\u{1}"]
-        #expect(v.serialized() == """
-        {
-          "a": [1, 2.5, -0.1, 1e-07, 123456789012],
-          "b": 1,
-          "c": {
-            "y": null,
-            "z": true
-          },
-          "s": "q\\"\\\\\\n\\u0001"
-        }
+        #expect(
+            v.serialized() == """
+                {
+                  "a": [1, 2.5, -0.1, 1e-07, 123456789012],
+                  "b": 1,
+                  "c": {
+                    "y": null,
+                    "z": true
+                  },
+                  "s": "q\\"\\\\\\n\\u0001"
+                }
 
-        """)
+                """)
     }
 
     @Test func shortestRoundTripDoubles() throws {
@@ -37,7 +39,9 @@ import Testing
             let digits = Int.random(in: 1...17, using: &rng)
             var text = (0..<digits).map { _ in String(Int.random(in: 0...9, using: &rng)) }.joined()
             while text.count > 1 && text.hasPrefix("0") { text.removeFirst() }
-            if Bool.random(using: &rng), text.count > 1 { text.insert(".", at: text.index(text.startIndex, offsetBy: Int.random(in: 1..<text.count, using: &rng))) }
+            if Bool.random(using: &rng), text.count > 1 {
+                text.insert(".", at: text.index(text.startIndex, offsetBy: Int.random(in: 1..<text.count, using: &rng)))
+            }
             if Bool.random(using: &rng) { text = "-" + text }
             guard case .number(let d) = try JSONParser.parse(text) else { Issue.record("not a number"); return }
             #expect(d == Double(text), "\(text)")
@@ -107,14 +111,15 @@ import Testing
         _ = o?.required("w")?.number(in: 0...100)
         _ = o?.required("missing")
         o?.finish()
-        #expect(ctx.problems.map(\.description) == [
-            "a: expected a number, found a string",
-            "b[1]: expected a number, found a string",
-            "n: must be between -1000000000 and 1000000000 (got 1e+308)",
-            "w: must be between 0 and 100 (got -2)",
-            "missing: missing required field \"missing\"",
-            "extra: unknown field \"extra\"",
-        ])
+        #expect(
+            ctx.problems.map(\.description) == [
+                "a: expected a number, found a string",
+                "b[1]: expected a number, found a string",
+                "n: must be between -1000000000 and 1000000000 (got 1e+308)",
+                "w: must be between 0 and 100 (got -2)",
+                "missing: missing required field \"missing\"",
+                "extra: unknown field \"extra\"",
+            ])
         #expect(throws: JSONDecodingError.self) { try ctx.throwIfProblems() }
     }
 }

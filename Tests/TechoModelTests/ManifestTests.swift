@@ -1,18 +1,21 @@
 import Foundation
 import Testing
+
 @testable import TechoModel
 
 @Suite struct ManifestTests {
     /// Sizes by file name, standing in for the codecs.
     static let sizes: [String: (Double, Double)] = ["IMG_0412.jpg": (1400, 1000), "cat.png": (400, 200), "kraft.jpg": (64, 64)]
     static func env(templates: [String: String] = [:], folder: URL? = nil) -> ManifestEnvironment {
-        ManifestEnvironment(imageSize: { url in
-            guard let s = sizes[url.lastPathComponent] else { throw ValueError("\(url.lastPathComponent): not an image") }
-            return s
-        }, template: { name in
-            guard let t = templates[name], let folder else { return nil }
-            return (try JSONParser.parse(t), folder)
-        })
+        ManifestEnvironment(
+            imageSize: { url in
+                guard let s = sizes[url.lastPathComponent] else { throw ValueError("\(url.lastPathComponent): not an image") }
+                return s
+            },
+            template: { name in
+                guard let t = templates[name], let folder else { return nil }
+                return (try JSONParser.parse(t), folder)
+            })
     }
 
     func fixture() throws -> TempDir {
@@ -24,32 +27,32 @@ import Testing
     }
 
     static let example = """
-    {
-      "techo": 1,
-      "title": "Kyoto, spring",
-      "page": {"size": "A5", "dpi": 300,
-               "background": {"color": "#f6f0e4", "paper": {"pattern": "dots", "color": "#cbbfae"}}},
-      "pages": [
-        {"id": "day-1",
-         "background": {"image": "paper/kraft.jpg", "mode": "tile", "opacity": 0.35},
-         "elements": [
-           {"type": "photo", "src": "photos/IMG_0412.jpg", "at": ["74mm", "60mm"], "width": 700,
-            "rotate": -6, "frame": "polaroid"},
-           {"type": "image", "src": "stickers/cat.png", "at": [300, 300], "scale": 0.5, "rotate": 15},
-           {"type": "text", "text": "京都の旅 · Kyoto Day 1", "font": "Noto Sans CJK SC",
-            "size": 96, "color": "#5b3a29", "at": [874, 180], "align": "center"},
-           {"type": "ink", "strokes": [
-             {"tool": "pencil", "color": "#e07a5f", "width": 6, "points": [[100,1500],[140,1480]]},
-             {"tool": "eraser", "width": 30, "points": [[120,1490],[160,1485]]}]}
-         ]},
-        {"elements": [
-           {"type": "image", "src": "stickers/cat.png", "height": 100,
-            "gestures": [{"pinch": 1.5}, {"rotate": 30}, {"pan": [10, -20]}, {"doubleTap": true}, {"flip": "h"}]},
-           {"type": "washi", "from": [100, 100], "to": [300, 100], "width": "15mm", "pattern": "paper/kraft.jpg", "ends": "zigzag"}
-        ]}
-      ]
-    }
-    """
+        {
+          "techo": 1,
+          "title": "Kyoto, spring",
+          "page": {"size": "A5", "dpi": 300,
+                   "background": {"color": "#f6f0e4", "paper": {"pattern": "dots", "color": "#cbbfae"}}},
+          "pages": [
+            {"id": "day-1",
+             "background": {"image": "paper/kraft.jpg", "mode": "tile", "opacity": 0.35},
+             "elements": [
+               {"type": "photo", "src": "photos/IMG_0412.jpg", "at": ["74mm", "60mm"], "width": 700,
+                "rotate": -6, "frame": "polaroid"},
+               {"type": "image", "src": "stickers/cat.png", "at": [300, 300], "scale": 0.5, "rotate": 15},
+               {"type": "text", "text": "京都の旅 · Kyoto Day 1", "font": "Noto Sans CJK SC",
+                "size": 96, "color": "#5b3a29", "at": [874, 180], "align": "center"},
+               {"type": "ink", "strokes": [
+                 {"tool": "pencil", "color": "#e07a5f", "width": 6, "points": [[100,1500],[140,1480]]},
+                 {"tool": "eraser", "width": 30, "points": [[120,1490],[160,1485]]}]}
+             ]},
+            {"elements": [
+               {"type": "image", "src": "stickers/cat.png", "height": 100,
+                "gestures": [{"pinch": 1.5}, {"rotate": 30}, {"pan": [10, -20]}, {"doubleTap": true}, {"flip": "h"}]},
+               {"type": "washi", "from": [100, 100], "to": [300, 100], "width": "15mm", "pattern": "paper/kraft.jpg", "ends": "zigzag"}
+            ]}
+          ]
+        }
+        """
 
     @Test func theContractExampleDecodesWithItsSugar() throws {
         let dir = try fixture()
@@ -86,20 +89,21 @@ import Testing
         let outside = TempDir("outside")
         defer { outside.cleanup() }
         try outside.write("secret.png", [1, 2, 3])
-        try FileManager.default.createSymbolicLink(at: dir.url.appendingPathComponent("link.png"),
-                                                   withDestinationURL: outside.url.appendingPathComponent("secret.png"))
+        try FileManager.default.createSymbolicLink(
+            at: dir.url.appendingPathComponent("link.png"),
+            withDestinationURL: outside.url.appendingPathComponent("secret.png"))
         let text = """
-        {"title": "t", "pages": [{"id": "p1", "size": "A9", "elements": [
-          {"type": "image", "src": "../etc/passwd"},
-          {"type": "image", "src": "/etc/passwd"},
-          {"type": "image", "src": "link.png"},
-          {"type": "image", "src": "missing.png"},
-          {"type": "image", "src": "stickers/cat.png", "scale": 2, "width": 100},
-          {"type": "text", "text": "x", "color": "reddish"},
-          {"type": "image", "src": "stickers/cat.png", "gestures": [{"pan": [1, 1]}, {"pinch": 0}]},
-          {"type": "ink", "at": [1, 2], "strokes": []}
-        ]}], "colour": 1}
-        """
+            {"title": "t", "pages": [{"id": "p1", "size": "A9", "elements": [
+              {"type": "image", "src": "../etc/passwd"},
+              {"type": "image", "src": "/etc/passwd"},
+              {"type": "image", "src": "link.png"},
+              {"type": "image", "src": "missing.png"},
+              {"type": "image", "src": "stickers/cat.png", "scale": 2, "width": 100},
+              {"type": "text", "text": "x", "color": "reddish"},
+              {"type": "image", "src": "stickers/cat.png", "gestures": [{"pan": [1, 1]}, {"pinch": 0}]},
+              {"type": "ink", "at": [1, 2], "strokes": []}
+            ]}], "colour": 1}
+            """
         let found = problems {
             _ = try Manifest.decode(JSONParser.parse(text), folder: dir.url, file: "m.json", environment: ManifestTests.env())
         }
@@ -123,11 +127,11 @@ import Testing
         let dir = try fixture()
         defer { dir.cleanup() }
         let template = """
-        {"name": "photo-day", "size": "A6", "background": "#fffaf0",
-         "elements": [{"type": "image", "id": "tape", "src": "stickers/cat.png", "at": [10, 10]}],
-         "slots": [{"name": "main", "kind": "photo", "rect": [100, 100, 800, 600], "rotate": -3},
-                   {"name": "caption", "kind": "text", "rect": ["1cm", "1cm", 500, 100]}]}
-        """
+            {"name": "photo-day", "size": "A6", "background": "#fffaf0",
+             "elements": [{"type": "image", "id": "tape", "src": "stickers/cat.png", "at": [10, 10]}],
+             "slots": [{"name": "main", "kind": "photo", "rect": [100, 100, 800, 600], "rotate": -3},
+                       {"name": "caption", "kind": "text", "rect": ["1cm", "1cm", 500, 100]}]}
+            """
         let manifest = #"{"pages": [{"template": "photo-day", "elements": [{"type": "text", "text": "hi"}]}, {"template": "nope"}]}"#
         let env = ManifestTests.env(templates: ["photo-day": template], folder: dir.url)
         let found = problems { _ = try Manifest.decode(JSONParser.parse(manifest), folder: dir.url, environment: env) }

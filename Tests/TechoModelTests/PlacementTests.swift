@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TechoModel
 
 @Suite struct PlacementTests {
@@ -15,9 +16,10 @@ import Testing
     @Test func pinchAroundAPointKeepsItFixed() throws {
         var rng = SeededRNG(seed: 11)
         for _ in 0..<500 {
-            let p = try Placement(center: Point(.random(in: -500...500, using: &rng), .random(in: -500...500, using: &rng)),
-                                  scale: .random(in: 0.1...5, using: &rng), rotation: .random(in: -180...180, using: &rng),
-                                  flipV: Bool.random(using: &rng))
+            let p = try Placement(
+                center: Point(.random(in: -500...500, using: &rng), .random(in: -500...500, using: &rng)),
+                scale: .random(in: 0.1...5, using: &rng), rotation: .random(in: -180...180, using: &rng),
+                flipV: Bool.random(using: &rng))
             let q = Point(.random(in: -1000...1000, using: &rng), .random(in: -1000...1000, using: &rng))
             for g in [Gesture.pinch(scale: .random(in: 0.5...2, using: &rng), around: q), .rotate(degrees: .random(in: -90...90, using: &rng), around: q)] {
                 let after = try p.applying(g)
@@ -93,15 +95,15 @@ import Testing
 
     @Test func replayAGestureStream() throws {
         let text = """
-        {"gesture":"pinch","state":"began","scale":1,"location":[100,100]}
-        {"gesture":"pinch","state":"changed","scale":2,"location":[100,100]}
+            {"gesture":"pinch","state":"began","scale":1,"location":[100,100]}
+            {"gesture":"pinch","state":"changed","scale":2,"location":[100,100]}
 
-        {"gesture":"rotation","state":"changed","rotation":\(Double.pi / 2)}
-        {"gesture":"pan","state":"changed","translation":[3,-1]}
-        {"gesture":"pan","state":"cancelled","translation":[300,300]}
-        {"gesture":"doubleTap"}
-        {"gesture":"flip","axis":"v"}
-        """
+            {"gesture":"rotation","state":"changed","rotation":\(Double.pi / 2)}
+            {"gesture":"pan","state":"changed","translation":[3,-1]}
+            {"gesture":"pan","state":"cancelled","translation":[300,300]}
+            {"gesture":"doubleTap"}
+            {"gesture":"flip","axis":"v"}
+            """
         let gestures = try GestureReplay.parse(text)
         #expect(gestures.count == 6)
         let p = try Placement(center: Point(0, 0)).applying(gestures)

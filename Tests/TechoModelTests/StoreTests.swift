@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TechoModel
 
 /// A page of `n` text and image elements.
@@ -11,8 +12,10 @@ func bigPage(id: String = "p1", elements n: Int, asset: AssetRef) throws -> Page
             t.size = 40
             elements.append(try Element(id: "text-\(i)", content: .text(t), placement: Placement(center: Point(Double(i), Double(2 * i)))))
         } else {
-            elements.append(try Element(id: "image-\(i)", content: .image(ImageContent(asset: asset, naturalWidth: 64, naturalHeight: 64)),
-                                        placement: Placement(center: Point(Double(i), 7), scale: 0.5, rotation: Double(i % 90))))
+            elements.append(
+                try Element(
+                    id: "image-\(i)", content: .image(ImageContent(asset: asset, naturalWidth: 64, naturalHeight: 64)),
+                    placement: Placement(center: Point(Double(i), 7), scale: 0.5, rotation: Double(i % 90))))
         }
     }
     return try Page(id: id, elements: elements)
@@ -22,9 +25,10 @@ func newStore(_ dir: TempDir, elements: Int = 4, historyLimit: Int = 100) throws
     try dir.write("src/sticker.png", Array("sticker bytes".utf8))
     let asset = try AssetRef(sha256: SHA256.hex(Array("sticker bytes".utf8)), ext: "png")
     let journal = try Journal(title: "t", pageOrder: ["p1"], settings: JournalSettings(historyLimit: historyLimit))
-    let store = try JournalStore.create(at: dir.url.appendingPathComponent("j.techo"), journal: journal,
-                                        pages: [bigPage(elements: elements, asset: asset)],
-                                        assets: [asset: dir.url.appendingPathComponent("src/sticker.png")])
+    let store = try JournalStore.create(
+        at: dir.url.appendingPathComponent("j.techo"), journal: journal,
+        pages: [bigPage(elements: elements, asset: asset)],
+        assets: [asset: dir.url.appendingPathComponent("src/sticker.png")])
     return (store, asset)
 }
 
@@ -53,8 +57,10 @@ func directorySize(_ url: URL) -> Int {
 
         let id = try store.transaction(description: "add image") { _, pages -> String in
             let id = pages["p1"]!.nextElementID(for: .image)
-            pages["p1"]!.elements.append(try Element(id: id, content: .image(ImageContent(asset: asset, naturalWidth: 64, naturalHeight: 64)),
-                                                     placement: Placement(center: Point(5, 5))))
+            pages["p1"]!.elements.append(
+                try Element(
+                    id: id, content: .image(ImageContent(asset: asset, naturalWidth: 64, naturalHeight: 64)),
+                    placement: Placement(center: Point(5, 5))))
             return id
         }
         #expect(id == "image-4")
@@ -127,7 +133,8 @@ func directorySize(_ url: URL) -> Int {
         defer { outside.cleanup() }
         try outside.write("x.png", Array("sticker bytes".utf8))
         try FileManager.default.removeItem(at: store.url.appendingPathComponent(asset.path))
-        try FileManager.default.createSymbolicLink(at: store.url.appendingPathComponent(asset.path), withDestinationURL: outside.url.appendingPathComponent("x.png"))
+        try FileManager.default.createSymbolicLink(
+            at: store.url.appendingPathComponent(asset.path), withDestinationURL: outside.url.appendingPathComponent("x.png"))
         #expect(throws: PathError.self) { try store.assetURL(asset) }
         #expect(store.check().map(\.description).contains("\(asset.path): resolves outside the journal through a symbolic link"))
         try FileManager.default.removeItem(at: store.url.appendingPathComponent(asset.path))
@@ -146,7 +153,9 @@ func directorySize(_ url: URL) -> Int {
         store.faultHook = { stage, path in
             guard stage == .tempWritten, path.hasPrefix("assets/") else { return }
             // Another thread opens the journal while the temp file waits for its rename.
-            Thread.detachNewThread { _ = try? reader.read(); done.signal() }
+            Thread.detachNewThread {
+                _ = try? reader.read(); done.signal()
+            }
             Thread.sleep(forTimeInterval: 0.3)
         }
         let ref = try store.importAsset(Array("another sticker".utf8), ext: "png")
@@ -197,7 +206,9 @@ func directorySize(_ url: URL) -> Int {
         let elapsed = clock.now - start
         let historyBytes = directorySize(store.url.appendingPathComponent("history"))
         let pageBytes = fileBytes(store, "pages/p1.json")?.count ?? 0
-        print("history: 1000 edits on a 200-element page (\(pageBytes) bytes): \(historyBytes) bytes for 100 kept steps, \(historyBytes / 100) bytes per step; \(elapsed / 1000) per edit")
+        print(
+            "history: 1000 edits on a 200-element page (\(pageBytes) bytes): \(historyBytes) bytes for 100 kept steps, \(historyBytes / 100) bytes per step; \(elapsed / 1000) per edit"
+        )
         #expect(historyBytes < 100 * 2048, "a step must cost under 2 KB, got \(historyBytes / 100)")
         #expect(try store.history().count == 100)
         let latest = fileBytes(store, "pages/p1.json")
@@ -266,7 +277,9 @@ func directorySize(_ url: URL) -> Int {
             try FileManager.default.copyItem(at: store.url, to: trial)
             let s = try JournalStore.open(trial)
             var n = 0
-            s.faultHook = { _, _ in n += 1; if n == crashAt { throw Crash() } }
+            s.faultHook = { _, _ in
+                n += 1; if n == crashAt { throw Crash() }
+            }
             #expect(throws: Crash.self) { try change(s) }
             let afterCrash = try JournalStore.open(trial).read()  // a new opener recovers
             let isOld = afterCrash.journal == oldState.journal && afterCrash.pages == oldState.pages
@@ -287,7 +300,9 @@ func directorySize(_ url: URL) -> Int {
         let before = fileBytes(store, "pages/p1.json")
         try store.transaction(description: "flip") { _, pages in try pages["p1"]!.elements[0].placement.apply(.flip(.h)) }
         var n = 0
-        store.faultHook = { stage, path in n += 1; if path == "pages/p1.json" && stage == .tempWritten { throw Crash() } }
+        store.faultHook = { stage, path in
+            n += 1; if path == "pages/p1.json" && stage == .tempWritten { throw Crash() }
+        }
         #expect(throws: Crash.self) { try store.undo() }
         #expect(store.check().contains { $0.path == "history/pending.json" })
         store.faultHook = nil

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TechoModel
 
 @Suite struct ValuesTests {

@@ -1,6 +1,7 @@
 import TechoGeometry
 import TechoTestSupport
 import Testing
+
 @testable import TechoRaster
 
 /// The fast blend kernels against the scalar reference, exactly.
@@ -78,7 +79,8 @@ import Testing
         #expect(referenceBlend(red, blue, coverage: 255, mode: .destinationOut) == .transparent)
         #expect(referenceBlend(red, blue, coverage: 128, mode: .clear) == RGBA8(r: 0, g: 0, b: 127, a: 127))
         #expect(referenceBlend(RGBA8(r: 255, g: 255, b: 255, a: 255), blue, coverage: 255, mode: .multiply) == blue)
-        #expect(referenceBlend(RGBA8(r: 128, g: 128, b: 128, a: 255), RGBA8(r: 200, g: 100, b: 50, a: 255), coverage: 255, mode: .multiply)
+        #expect(
+            referenceBlend(RGBA8(r: 128, g: 128, b: 128, a: 255), RGBA8(r: 200, g: 100, b: 50, a: 255), coverage: 255, mode: .multiply)
                 == RGBA8(r: 100, g: 50, b: 25, a: 255))
         #expect(referenceBlend(red, blue, coverage: 0, mode: .source) == blue)
         #expect(referenceBlend(halfRed, blue, coverage: 255, mode: .destinationIn) == RGBA8(r: 0, g: 0, b: 128, a: 128))

@@ -2,6 +2,7 @@ import Foundation
 import TechoGeometry
 import TechoTestSupport
 import Testing
+
 @testable import TechoRaster
 
 /// Layers, erasers, clip masks, multiply, and the shadow blur.
@@ -14,8 +15,9 @@ import Testing
         page.fill(r: 0, g: 0, b: 255, a: 255)
         var ink = Pixmap(width: 64, height: 64)
         ink.fill(.rect(Rect(x: 0, y: 0, width: 64, height: 64)), paint: Paint(color: Self.red))
-        ink.stroke(.polyline([Point(0, 32), Point(64, 32)]), style: StrokeStyle(width: 10),
-                   paint: Paint(color: .black, blendMode: .destinationOut))
+        ink.stroke(
+            .polyline([Point(0, 32), Point(64, 32)]), style: StrokeStyle(width: 10),
+            paint: Paint(color: .black, blendMode: .destinationOut))
         #expect(ink.pixel(32, 32) == (0, 0, 0, 0))
         page.composite(ink, x: 0, y: 0)
         #expect(page.pixel(32, 32) == (0, 0, 255, 255))
@@ -23,8 +25,9 @@ import Testing
         // The eraser's edge is anti-aliased: a pixel at the edge of the band mixes both.
         var edge = Pixmap(width: 64, height: 64)
         edge.fill(.rect(Rect(x: 0, y: 0, width: 64, height: 64)), paint: Paint(color: Self.red))
-        edge.stroke(.polyline([Point(0, 32.5), Point(64, 32.5)]), style: StrokeStyle(width: 10, cap: .butt),
-                    paint: Paint(color: .black, blendMode: .destinationOut))
+        edge.stroke(
+            .polyline([Point(0, 32.5), Point(64, 32.5)]), style: StrokeStyle(width: 10, cap: .butt),
+            paint: Paint(color: .black, blendMode: .destinationOut))
         #expect(abs(Int(edge.pixel(20, 27).a) - 128) <= 1)
     }
 
@@ -163,7 +166,9 @@ import Testing
     @Test func boxSizesMatchTheGaussianVariance() {
         for sigma in [0.5, 1.0, 2.5, 7.0, 30.0] {
             let r = Pixmap.boxSizes(sigma: sigma, passes: 3)
-            let variance = r.reduce(0.0) { let w = Double(2 * $1 + 1); return $0 + (w * w - 1) / 12 }
+            let variance = r.reduce(0.0) {
+                let w = Double(2 * $1 + 1); return $0 + (w * w - 1) / 12
+            }
             #expect(abs(variance - sigma * sigma) <= max(0.5, 0.15 * sigma * sigma), "σ=\(sigma) boxes \(r)")
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import TechoGeometry
 import TechoTestSupport
 import Testing
+
 @testable import TechoRaster
 
 /// Drawing pixmaps through transforms: exact copies, sampling, prefiltering, edges.
@@ -104,8 +105,8 @@ import Testing
         for y in 0..<3 { for x in 0..<5 { img.setPixel(x, y, (UInt8(x * 10), 0, 0, 255)) } }
         let d = img.downsampled(by: 2)
         #expect(d.width == 3 && d.height == 2)
-        #expect(d.pixel(0, 0).r == 5)    // (0 + 10) / 2
-        #expect(d.pixel(2, 0).r == 40)   // the lone last column
+        #expect(d.pixel(0, 0).r == 5)  // (0 + 10) / 2
+        #expect(d.pixel(2, 0).r == 40)  // the lone last column
         #expect(d.pixel(1, 1).r == 25)
         d.checkInvariants()
     }
@@ -171,8 +172,10 @@ import Testing
 
     @Test func singularOrNonFiniteTransformsDrawNothing() {
         let img = Self.noise(8, 8, seed: 4, opaque: true)
-        for t in [Transform.scale(0), Transform(a: 1, b: 0, c: 0, d: .infinity, tx: 0, ty: 0),
-                  Transform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0), Transform.scale(1e300)] {
+        for t in [
+            Transform.scale(0), Transform(a: 1, b: 0, c: 0, d: .infinity, tx: 0, ty: 0),
+            Transform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0), Transform.scale(1e300),
+        ] {
             var dst = Pixmap(width: 16, height: 16)
             dst.draw(img, transform: t)
             dst.checkInvariants()
@@ -194,15 +197,18 @@ import Testing
 @Suite struct ImageDrawingFuzzTests {
     @Test func extremeTransformsNeverTrap() {
         var rng = SplitMix64(seed: 123)
-        let specials: [Double] = [0, 1, -1, 1e-300, 1e-160, 1e-7, 0.5, 2, 1e7, 1e38, 1e154, 1e300, -1e300,
-                                  .greatestFiniteMagnitude, 3.5, -7.25]
+        let specials: [Double] = [
+            0, 1, -1, 1e-300, 1e-160, 1e-7, 0.5, 2, 1e7, 1e38, 1e154, 1e300, -1e300,
+            .greatestFiniteMagnitude, 3.5, -7.25,
+        ]
         func v() -> Double { rng.int(in: 0...2) == 0 ? rng.double(in: -40...40) : specials[rng.int(in: 0...(specials.count - 1))] }
         let img = ImageDrawingTests.noise(7, 5, seed: 1)
         for i in 0..<3000 {
             let t = Transform(a: v(), b: v(), c: v(), d: v(), tx: v(), ty: v())
             var dst = Pixmap(width: 12, height: 12)
-            dst.draw(img, transform: t, opacity: rng.double(in: 0...1), blendMode: BlendMode.allCases[i % BlendMode.allCases.count],
-                     filter: ImageFilter.allCases[i % 3])
+            dst.draw(
+                img, transform: t, opacity: rng.double(in: 0...1), blendMode: BlendMode.allCases[i % BlendMode.allCases.count],
+                filter: ImageFilter.allCases[i % 3])
             dst.checkInvariants()
         }
     }

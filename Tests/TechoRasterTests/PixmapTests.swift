@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TechoRaster
 
 /// Exhaustive checks of the alpha conversions against a `Double` oracle.

@@ -3,6 +3,7 @@
 // opacities, blend modes and clips, onto a busy background.
 import TechoGeometry
 import Testing
+
 @testable import TechoRaster
 
 private func background(_ w: Int, _ h: Int) -> Pixmap {
@@ -18,8 +19,9 @@ private func background(_ w: Int, _ h: Int) -> Pixmap {
 
 private func picture(_ w: Int, _ h: Int) -> Pixmap {
     var p = Pixmap(width: w, height: h)
-    p.fill(.circle(center: Point(Double(w) / 2, Double(h) / 2), radius: Double(min(w, h)) * 0.45),
-           paint: Paint(color: Color(r: 0.8, g: 0.3, b: 0.2, a: 0.9)))
+    p.fill(
+        .circle(center: Point(Double(w) / 2, Double(h) / 2), radius: Double(min(w, h)) * 0.45),
+        paint: Paint(color: Color(r: 0.8, g: 0.3, b: 0.2, a: 0.9)))
     p.fill(.rect(Rect(x: 2, y: 2, width: Double(w) / 3, height: Double(h) / 2)), paint: Paint(color: Color(r: 0.1, g: 0.5, b: 0.9)))
     return p
 }
@@ -42,8 +44,10 @@ private func picture(_ w: Int, _ h: Int) -> Pixmap {
                     var direct = background(w, h)
                     direct.draw(img, transform: t, opacity: opacity, blendMode: mode, filter: filter, clip: mask)
                     var later = background(w, h)
-                    later.apply(PreparedDraw(drawing: img, transform: t, opacity: opacity, blendMode: mode, filter: filter, clip: mask,
-                                             width: w, height: h))
+                    later.apply(
+                        PreparedDraw(
+                            drawing: img, transform: t, opacity: opacity, blendMode: mode, filter: filter, clip: mask,
+                            width: w, height: h))
                     #expect(later == direct, "transform \(t), \(filter), opacity \(opacity), \(mode)")
                     if direct != background(w, h) { checked += 1 }
                 }
@@ -58,9 +62,11 @@ private func picture(_ w: Int, _ h: Int) -> Pixmap {
         path.append(.rect(Rect(x: 50, y: 20, width: 60, height: 50)))
         let clip = Mask(filling: .rect(Rect(x: 0, y: 30, width: 90, height: 50)), width: w, height: h)
         for rule in [FillRule.nonZero, .evenOdd] {
-            for (paint, mask) in [(Paint(color: Color(r: 0.2, g: 0.6, b: 0.3, a: 0.7)), nil as Mask?),
-                                  (Paint(color: .black, blendMode: .destinationOut), clip),
-                                  (Paint(color: Color(r: 1, g: 0.9, b: 0.4), blendMode: .multiply), clip)] {
+            for (paint, mask) in [
+                (Paint(color: Color(r: 0.2, g: 0.6, b: 0.3, a: 0.7)), nil as Mask?),
+                (Paint(color: .black, blendMode: .destinationOut), clip),
+                (Paint(color: Color(r: 1, g: 0.9, b: 0.4), blendMode: .multiply), clip),
+            ] {
                 let t = Transform.rotation(degrees: 9).concatenating(.translation(3.3, -2.1))
                 var direct = background(w, h)
                 direct.fill(path, paint: paint, rule: rule, transform: t, clip: mask)

@@ -2,6 +2,7 @@ import Foundation
 import TechoGeometry
 import TechoTestSupport
 import Testing
+
 @testable import TechoRaster
 
 /// Analytic checks of the coverage rasterizer: areas, edges, fill rules, hostile input.
@@ -175,8 +176,9 @@ import Testing
         p.stroke(wild, style: StrokeStyle(width: 4), paint: Paint(color: .black))
         p.stroke(.polyline([Point(0, 0), Point(64, 64)]), style: StrokeStyle(width: 1e300), paint: Paint(color: .black))
         p.stroke(.polyline([Point(0, 0), Point(64, 64)]), style: StrokeStyle(width: 3, cap: .butt, dash: [0.05, 0.05]), paint: Paint(color: .black))
-        p.stroke(.circle(center: Point(32, 32), radius: 10), style: StrokeStyle(width: 2), paint: Paint(color: .black),
-                 transform: Transform.scale(1e-300))
+        p.stroke(
+            .circle(center: Point(32, 32), radius: 10), style: StrokeStyle(width: 2), paint: Paint(color: .black),
+            transform: Transform.scale(1e-300))
         p.fill(.circle(center: Point(0, 0), radius: 1e12), paint: Paint(color: .black), transform: .translation(32, 32))
         p.checkInvariants()
         #expect(p.pixel(32, 32) == (0, 0, 0, 255))
@@ -197,8 +199,10 @@ import Testing
     @Test func fuzzExtremeCoordinatesNeverTrap() {
         // Coordinates from a mix of magnitudes that stress clipping and Float conversion.
         var rng = SplitMix64(seed: 99)
-        let specials: [Double] = [0, 1e-45, -1e-45, 1e-300, 1e-7, 8, 8 + 1e-7, 16, 16 - 1e-9, 15.999999, -3, 1e7, -1e7,
-                                  1e38, -1e38, 3.5e38, 1e300, -1e300, .greatestFiniteMagnitude, -.greatestFiniteMagnitude]
+        let specials: [Double] = [
+            0, 1e-45, -1e-45, 1e-300, 1e-7, 8, 8 + 1e-7, 16, 16 - 1e-9, 15.999999, -3, 1e7, -1e7,
+            1e38, -1e38, 3.5e38, 1e300, -1e300, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+        ]
         func coordinate() -> Double {
             rng.int(in: 0...2) == 0 ? rng.double(in: -20...36) : specials[rng.int(in: 0...(specials.count - 1))]
         }
@@ -207,8 +211,9 @@ import Testing
             p.move(to: Point(coordinate(), coordinate()))
             for _ in 0..<rng.int(in: 1...6) {
                 if rng.int(in: 0...3) == 0 {
-                    p.cubic(to: Point(coordinate(), coordinate()), control1: Point(coordinate(), coordinate()),
-                            control2: Point(coordinate(), coordinate()))
+                    p.cubic(
+                        to: Point(coordinate(), coordinate()), control1: Point(coordinate(), coordinate()),
+                        control2: Point(coordinate(), coordinate()))
                 } else {
                     p.line(to: Point(coordinate(), coordinate()))
                 }
@@ -234,8 +239,9 @@ import Testing
 
     @Test func transformIsAppliedBeforeFlattening() {
         // A unit circle scaled 40x must be as round as a radius-40 circle.
-        let a = coverage(.circle(center: Point(0, 0), radius: 1), size: 100,
-                         transform: Transform.scale(40).concatenating(.translation(50, 50)))
+        let a = coverage(
+            .circle(center: Point(0, 0), radius: 1), size: 100,
+            transform: Transform.scale(40).concatenating(.translation(50, 50)))
         let b = coverage(.circle(center: Point(50, 50), radius: 40), size: 100)
         let maxDiff = zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0
         #expect(maxDiff <= 1)

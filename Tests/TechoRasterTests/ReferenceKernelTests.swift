@@ -2,6 +2,7 @@ import Foundation
 import TechoGeometry
 import TechoTestSupport
 import Testing
+
 @testable import TechoRaster
 
 /// Fast kernels against slow, obvious versions written here in plain Swift.

@@ -2,6 +2,7 @@ import Foundation
 import TechoGeometry
 import TechoTestSupport
 import Testing
+
 @testable import TechoRaster
 
 /// Small journal-like scenes compared with committed reference PNGs, exactly: the raster core
@@ -29,8 +30,10 @@ import Testing
         var shadow = Pixmap(width: 72, height: 72)
         shadow.draw(sticker.tinted(Color(r: 0, g: 0, b: 0, a: 0.35)), transform: .translation(12, 12))
         let t = Transform.translation(-24, -24).concatenating(.rotation(degrees: -12)).concatenating(.translation(44, 46))
-        page.draw(shadow.blurred(radius: 2.5), transform: Transform.translation(-36, -36).concatenating(.rotation(degrees: -12))
-            .concatenating(.translation(47, 50)))
+        page.draw(
+            shadow.blurred(radius: 2.5),
+            transform: Transform.translation(-36, -36).concatenating(.rotation(degrees: -12))
+                .concatenating(.translation(47, 50)))
         page.draw(sticker, transform: t)
         // Washi tape, multiplied, clipped to a strip.
         let tape = Path.polyline([Point(70, 10), Point(124, 26), Point(119, 42), Point(65, 26)], closed: true)
@@ -41,8 +44,9 @@ import Testing
         loop.move(to: Point(20, 100)); loop.cubic(to: Point(110, 100), control1: Point(40, 60), control2: Point(130, 140))
         loop.cubic(to: Point(60, 80), control1: Point(90, 60), control2: Point(60, 120))
         ink.stroke(loop, style: StrokeStyle(width: 5), paint: Paint(color: Color(r: 0.88, g: 0.48, b: 0.37, a: 0.7)))
-        ink.stroke(.polyline([Point(80, 70), Point(95, 125)]), style: StrokeStyle(width: 6),
-                   paint: Paint(color: .black, blendMode: .destinationOut))
+        ink.stroke(
+            .polyline([Point(80, 70), Point(95, 125)]), style: StrokeStyle(width: 6),
+            paint: Paint(color: .black, blendMode: .destinationOut))
         page.composite(ink, x: 0, y: 0, opacity: 0.9)
         // A photo-like gradient clipped to a circle.
         var photo = Pixmap(width: 64, height: 64)
@@ -53,8 +57,9 @@ import Testing
     }
 
     @Test func journalSceneMatchesReference() {
-        let check = checkReference(Self.journalScene(), reference: Fixtures.url("References/raster/journal_scene.png"),
-                                   name: "raster-journal_scene", tolerance: 0)
+        let check = checkReference(
+            Self.journalScene(), reference: Fixtures.url("References/raster/journal_scene.png"),
+            name: "raster-journal_scene", tolerance: 0)
         #expect(check.passed, Comment(rawValue: check.message))
     }
 

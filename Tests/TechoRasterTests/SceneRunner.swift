@@ -23,8 +23,9 @@ struct SceneRunner {
         let url = directory.appendingPathComponent("\(name).json")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: url))
         guard let scene = json as? [String: Any], let canvas = scene["canvas"] as? [String: Any],
-              let w = canvas["width"] as? Int, let h = canvas["height"] as? Int,
-              let ops = scene["ops"] as? [[String: Any]] else {
+            let w = canvas["width"] as? Int, let h = canvas["height"] as? Int,
+            let ops = scene["ops"] as? [[String: Any]]
+        else {
             throw Failure(description: "\(url.path): missing canvas or ops")
         }
         var pix = Pixmap(width: w, height: h)
@@ -53,11 +54,12 @@ struct SceneRunner {
         func style() throws -> StrokeStyle {
             var cap = LineCap(rawValue: op["cap"] as? String ?? "butt") ?? .butt
             if fault == .buttCaps { cap = .butt }
-            return StrokeStyle(width: try num("width"), cap: cap,
-                               join: LineJoin(rawValue: op["join"] as? String ?? "miter") ?? .miter,
-                               miterLimit: (op["miter_limit"] as? Double) ?? Double(op["miter_limit"] as? Int ?? 10),
-                               dash: (op["dash"] as? [Any])?.map { $0 as? Double ?? Double($0 as? Int ?? 0) } ?? [],
-                               dashOffset: (op["dash_offset"] as? Double) ?? 0)
+            return StrokeStyle(
+                width: try num("width"), cap: cap,
+                join: LineJoin(rawValue: op["join"] as? String ?? "miter") ?? .miter,
+                miterLimit: (op["miter_limit"] as? Double) ?? Double(op["miter_limit"] as? Int ?? 10),
+                dash: (op["dash"] as? [Any])?.map { $0 as? Double ?? Double($0 as? Int ?? 0) } ?? [],
+                dashOffset: (op["dash_offset"] as? Double) ?? 0)
         }
         switch kind {
         case "fill_circle":
@@ -66,16 +68,18 @@ struct SceneRunner {
             let rule = FillRule(rawValue: op["fill_rule"] as? String ?? "nonzero") ?? .nonZero
             pix.fill(.polyline(try points(), closed: true), paint: try paint(), rule: rule, transform: base)
         case "stroke_polyline":
-            pix.stroke(.polyline(try points(), closed: op["closed"] as? Bool ?? false), style: try style(),
-                       paint: try paint(), transform: base)
+            pix.stroke(
+                .polyline(try points(), closed: op["closed"] as? Bool ?? false), style: try style(),
+                paint: try paint(), transform: base)
         case "erase_polyline":
             var p = Paint(color: .black, blendMode: .destinationOut, antiAlias: fault != .aliased)
             p.color = .black
             pix.stroke(.polyline(try points(), closed: false), style: try style(), paint: p, transform: base)
         case "stroke_ellipse":
             let (cx, cy, rx, ry) = (try num("cx"), try num("cy"), try num("rx"), try num("ry"))
-            pix.stroke(.ellipse(in: Rect(x: cx - rx, y: cy - ry, width: 2 * rx, height: 2 * ry)), style: try style(),
-                       paint: try paint(), transform: base)
+            pix.stroke(
+                .ellipse(in: Rect(x: cx - rx, y: cy - ry, width: 2 * rx, height: 2 * ry)), style: try style(),
+                paint: try paint(), transform: base)
         case "image":
             guard let src = op["src"] as? String, let m = op["matrix"] as? [Any] else { throw Failure(description: "\(path): src/matrix") }
             let v = m.map { $0 as? Double ?? Double($0 as? Int ?? 0) }

@@ -1,8 +1,9 @@
 import Foundation
 import TechoModel
 import TechoRaster
-@testable import TechoRender
 import Testing
+
+@testable import TechoRender
 
 @Suite struct BackgroundTests {
     @Test func colourFillsThePage() throws {
@@ -32,8 +33,8 @@ import Testing
         let dot = darkness(30, 30)
         #expect(dot > 200)
         for k in 0..<9 { #expect(abs(darkness(10 + 20 * k, 30) - dot) <= 8, "dot \(k) differs") }
-        #expect(darkness(40, 40) == 0)   // between dots
-        #expect(darkness(5, 5) == 0)     // inside the margin
+        #expect(darkness(40, 40) == 0)  // between dots
+        #expect(darkness(5, 5) == 0)  // inside the margin
     }
 
     @Test func gridLinesAreCrispWholePixels() throws {

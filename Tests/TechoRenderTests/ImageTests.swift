@@ -1,17 +1,22 @@
 import Foundation
 import TechoModel
 import TechoRaster
-@testable import TechoRender
 import Testing
+
+@testable import TechoRender
 
 @Suite struct ImageTests {
     /// Probes the four quadrant centres of a 40 px quadrants image centred at (100, 100).
     func quadrantColours(_ p: Pixmap) -> [(Int, Int, Int)] {
-        [(90, 90), (110, 90), (90, 110), (110, 110)].map { let v = px(p, $0.0, $0.1); return (v.r, v.g, v.b) }
+        [(90, 90), (110, 90), (90, 110), (110, 110)].map {
+            let v = px(p, $0.0, $0.1); return (v.r, v.g, v.b)
+        }
     }
 
-    @Test(arguments: [(0.0, false, [0, 1, 2, 3]), (90.0, false, [2, 0, 3, 1]), (180.0, false, [3, 2, 1, 0]),
-                      (0.0, true, [1, 0, 3, 2]), (-90.0, true, [0, 2, 1, 3])])
+    @Test(arguments: [
+        (0.0, false, [0, 1, 2, 3]), (90.0, false, [2, 0, 3, 1]), (180.0, false, [3, 2, 1, 0]),
+        (0.0, true, [1, 0, 3, 2]), (-90.0, true, [0, 2, 1, 3]),
+    ])
     func quadrantsLandWhereTheTransformPutsThem(rotation: Double, flip: Bool, order: [Int]) throws {
         let f = try RenderFixture()
         let asset = try f.addPNG(quadrants(40))
@@ -61,8 +66,9 @@ import Testing
         let f = try RenderFixture()
         // A 20 px radius blue disc with an 8 px red outline, on a white page.
         let asset = try f.addPNG(disc(60, radius: 20, (0, 0, 255)))
-        let e = try imageElement("sticker", asset, 60, 60, at: Point(100, 100), rotation: 33,
-                                 outline: try Outline(width: 8, color: RGBA(r: 255, g: 0, b: 0)))
+        let e = try imageElement(
+            "sticker", asset, 60, 60, at: Point(100, 100), rotation: 33,
+            outline: try Outline(width: 8, color: RGBA(r: 255, g: 0, b: 0)))
         let p = try f.renderer().render(page(200, 200, [e])).pixmap
         for angle in stride(from: 0.0, to: 360, by: 15) {
             let a = angle * .pi / 180

@@ -1,8 +1,9 @@
 import Foundation
 import TechoModel
 import TechoRaster
-@testable import TechoRender
 import Testing
+
+@testable import TechoRender
 
 @Suite struct PageTests {
     @Test func autoHeightGrowsToTheContentPlusMargin() throws {
@@ -66,7 +67,7 @@ import Testing
             }
         }
         #expect(red > 100)
-        #expect(white > 50)   // the outline shows around the letters
+        #expect(white > 50)  // the outline shows around the letters
         #expect(near(px(out.pixmap, 5, 5), (0, 0, 80), tol: 0))
         #expect(out.warnings.contains { $0.hasPrefix("element text-1: ") && $0.contains("U+E000") })
     }
@@ -105,20 +106,28 @@ func showcasePage(_ f: RenderFixture, width: Double, height: Double) throws -> P
     var title = TextContent(text: "Spring walk")
     title.size = 22 * k; title.color = RGBA(r: 0x5B, g: 0x3A, b: 0x29)
     let paper = try Paper(pattern: .dots, spacing: 12 * k, color: Paper.defaultColor, margin: 8 * k)
-    return try page(width, height, background: Background(color: RGBA(r: 0xF6, g: 0xF0, b: 0xE4), paper: paper), [
-        Element(id: "photo-1", content: .photo(ph), placement: Placement(center: Point(110 * k, 150 * k), scale: k, rotation: -6)),
-        Element(id: "washi-1", content: .washi(try WashiContent(from: Point(-30, 0), to: Point(30, 0), width: 14)),
+    return try page(
+        width, height, background: Background(color: RGBA(r: 0xF6, g: 0xF0, b: 0xE4), paper: paper),
+        [
+            Element(id: "photo-1", content: .photo(ph), placement: Placement(center: Point(110 * k, 150 * k), scale: k, rotation: -6)),
+            Element(
+                id: "washi-1", content: .washi(try WashiContent(from: Point(-30, 0), to: Point(30, 0), width: 14)),
                 placement: Placement(center: Point(110 * k, 95 * k), scale: k, rotation: -10)),
-        imageElement("sticker-1", sticker, 64, 64, at: Point(185 * k, 230 * k), scale: k * 0.8, rotation: 12,
-                     outline: try Outline(width: 4, color: .white)),
-        Element(id: "text-1", content: .text(title), placement: Placement(center: Point(120 * k, 40 * k), rotation: -2)),
-        inkElement("ink-1", [
-            Stroke(tool: .pencil, color: RGBA(r: 0xE0, g: 0x7A, b: 0x5F), width: 2.5 * k,
-                   points: points([(40, 270), (70, 262), (100, 276), (130, 266), (160, 280)].map { ($0.0 * k, $0.1 * k) })),
-            Stroke(tool: .highlighter, color: RGBA(r: 255, g: 236, b: 120), width: 10 * k,
-                   points: points([(60, 42), (180, 38)].map { ($0.0 * k, $0.1 * k) })),
-        ]),
-    ])
+            imageElement(
+                "sticker-1", sticker, 64, 64, at: Point(185 * k, 230 * k), scale: k * 0.8, rotation: 12,
+                outline: try Outline(width: 4, color: .white)),
+            Element(id: "text-1", content: .text(title), placement: Placement(center: Point(120 * k, 40 * k), rotation: -2)),
+            inkElement(
+                "ink-1",
+                [
+                    Stroke(
+                        tool: .pencil, color: RGBA(r: 0xE0, g: 0x7A, b: 0x5F), width: 2.5 * k,
+                        points: points([(40, 270), (70, 262), (100, 276), (130, 266), (160, 280)].map { ($0.0 * k, $0.1 * k) })),
+                    Stroke(
+                        tool: .highlighter, color: RGBA(r: 255, g: 236, b: 120), width: 10 * k,
+                        points: points([(60, 42), (180, 38)].map { ($0.0 * k, $0.1 * k) })),
+                ]),
+        ])
 }
 
 @Suite struct ImageCacheTests {
@@ -127,10 +136,11 @@ func showcasePage(_ f: RenderFixture, width: Double, height: Double) throws -> P
         let a = try f.addPNG(quadrants(40)), b = try f.addPNG(gradient(30, 20))
         let urls = f.urls
         // A budget of one byte: every new entry evicts the others.
-        let cache = ImageCache(assetURL: { ref in
-            guard let u = urls[ref] else { throw RenderError(pageID: "-", message: "no asset \(ref)") }
-            return u
-        }, budget: 1)
+        let cache = ImageCache(
+            assetURL: { ref in
+                guard let u = urls[ref] else { throw RenderError(pageID: "-", message: "no asset \(ref)") }
+                return u
+            }, budget: 1)
         let first = try cache.image(a, natural: (40, 40), needed: (40, 40))
         _ = try cache.image(b, natural: (30, 20), needed: (30, 20))
         _ = try cache.image(a, natural: (40, 40), needed: (10, 10))

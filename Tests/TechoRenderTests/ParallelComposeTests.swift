@@ -6,15 +6,17 @@ import Foundation
 import TechoModel
 import TechoRaster
 import Testing
+
 @testable import TechoRender
 
 extension RenderFixture {
     func renderer(threads: Int) -> PageRenderer {
         let urls = self.urls
-        return PageRenderer(assetURL: { ref in
-            guard let u = urls[ref] else { throw RenderError(pageID: "-", message: "no asset \(ref)") }
-            return u
-        }, composeThreads: threads)
+        return PageRenderer(
+            assetURL: { ref in
+                guard let u = urls[ref] else { throw RenderError(pageID: "-", message: "no asset \(ref)") }
+                return u
+            }, composeThreads: threads)
     }
 }
 
@@ -35,9 +37,10 @@ func busyPage(_ f: RenderFixture) throws -> Page {
     label.size = 40; label.outline = try Outline(width: 3, color: .white)
     var note = TextContent(text: "The canal at dusk, 18:30 — 川沿いを歩く")
     note.size = 26; note.maxWidth = 300; note.align = .left
-    let clipped = try Element(id: "sticker-clipped", content: .image(ImageContent(asset: sticker, naturalWidth: 96, naturalHeight: 96)),
-                              placement: Placement(center: Point(600, 120), scale: 1.6, rotation: 20),
-                              clip: try SlotFrame(rect: Rect(x: 560, y: 80, width: 90, height: 70), rotation: 8))
+    let clipped = try Element(
+        id: "sticker-clipped", content: .image(ImageContent(asset: sticker, naturalWidth: 96, naturalHeight: 96)),
+        placement: Placement(center: Point(600, 120), scale: 1.6, rotation: 20),
+        clip: try SlotFrame(rect: Rect(x: 560, y: 80, width: 90, height: 70), rotation: 8))
     let extra: [Element] = [
         try Element(id: "photo-plain", content: .photo(plain), placement: Placement(center: Point(520, 420), scale: 0.6, rotation: 0)),
         try Element(id: "photo-framed", content: .photo(framed), placement: Placement(center: Point(250, 640), scale: 0.7, rotation: 7)),
@@ -46,20 +49,26 @@ func busyPage(_ f: RenderFixture) throws -> Page {
         clipped,
         try Element(id: "text-label", content: .text(label), placement: Placement(center: Point(380, 80), rotation: 3)),
         try Element(id: "text-note", content: .text(note), placement: Placement(center: Point(520, 600))),
-        try Element(id: "washi-2", content: .washi(try WashiContent(from: Point(-80, 0), to: Point(80, 0), width: 30, ends: .zigzag)),
-                    placement: Placement(center: Point(520, 300), rotation: -4)),
-        try inkElement("ink-2", [
-            try Stroke(tool: .pencil, color: RGBA(r: 0x30, g: 0x50, b: 0x90), width: 6,
-                       points: (0..<30).map { StrokePoint(60 + Double($0) * 20, 900 + 25 * sin(Double($0) / 3), pressure: 0.3 + Double($0 % 5) / 8) }),
-            try Stroke(tool: .ellipse, color: RGBA(r: 0x90, g: 0x30, b: 0x50), width: 4, opacity: 0.6, from: Point(420, 820),
-                       to: Point(560, 920), fill: RGBA(r: 0xF0, g: 0xC0, b: 0x40)),
-            try Stroke(tool: .highlighter, color: RGBA(r: 255, g: 232, b: 110), width: 30, points: points([(100, 700), (400, 690)])),
-            try Stroke(tool: .eraser, width: 24, points: points([(200, 880), (260, 940)])),
-        ]),
+        try Element(
+            id: "washi-2", content: .washi(try WashiContent(from: Point(-80, 0), to: Point(80, 0), width: 30, ends: .zigzag)),
+            placement: Placement(center: Point(520, 300), rotation: -4)),
+        try inkElement(
+            "ink-2",
+            [
+                try Stroke(
+                    tool: .pencil, color: RGBA(r: 0x30, g: 0x50, b: 0x90), width: 6,
+                    points: (0..<30).map { StrokePoint(60 + Double($0) * 20, 900 + 25 * sin(Double($0) / 3), pressure: 0.3 + Double($0 % 5) / 8) }),
+                try Stroke(
+                    tool: .ellipse, color: RGBA(r: 0x90, g: 0x30, b: 0x50), width: 4, opacity: 0.6, from: Point(420, 820),
+                    to: Point(560, 920), fill: RGBA(r: 0xF0, g: 0xC0, b: 0x40)),
+                try Stroke(tool: .highlighter, color: RGBA(r: 255, g: 232, b: 110), width: 30, points: points([(100, 700), (400, 690)])),
+                try Stroke(tool: .eraser, width: 24, points: points([(200, 880), (260, 940)])),
+            ]),
     ]
-    let bg = Background(color: RGBA(r: 0xF6, g: 0xF0, b: 0xE4),
-                        image: try BackgroundImage(asset: tile, mode: .tile, opacity: 0.2),
-                        paper: try Paper(pattern: .dots, spacing: 30, color: Paper.defaultColor, margin: 20))
+    let bg = Background(
+        color: RGBA(r: 0xF6, g: 0xF0, b: 0xE4),
+        image: try BackgroundImage(asset: tile, mode: .tile, opacity: 0.2),
+        paper: try Paper(pattern: .dots, spacing: 30, color: Paper.defaultColor, margin: 20))
     return try Page(id: "p1", size: base.size, dpi: base.dpi, background: bg, elements: base.elements + extra)
 }
 

@@ -1,12 +1,15 @@
 import Foundation
 import TechoModel
 import TechoRaster
-@testable import TechoRender
 import Testing
 
+@testable import TechoRender
+
 @Suite struct PhotoTests {
-    func photoElement(_ asset: AssetRef, _ w: Double, _ h: Double, at c: Point, rotation: Double = 0,
-                      _ configure: (inout PhotoContent) -> Void) throws -> Element {
+    func photoElement(
+        _ asset: AssetRef, _ w: Double, _ h: Double, at c: Point, rotation: Double = 0,
+        _ configure: (inout PhotoContent) -> Void
+    ) throws -> Element {
         var p = PhotoContent(image: try ImageContent(asset: asset, naturalWidth: w, naturalHeight: h))
         configure(&p)
         try p.validate()
@@ -37,9 +40,9 @@ import Testing
         // Sides 6.5 px, chin 27 px below the picture (which ends at y = 180).
         let chin = px(p, 150, 200)
         #expect(chin.r > 240 && chin.r >= chin.b + 4, "warm white chin: \(chin)")
-        #expect(px(p, 150, 176).g < 80)          // picture
-        #expect(near(px(p, 150, 212), (128, 128, 128), tol: 0))   // below the card
-        #expect(px(p, 150, 76).r > 240)          // top margin
+        #expect(px(p, 150, 176).g < 80)  // picture
+        #expect(near(px(p, 150, 212), (128, 128, 128), tol: 0))  // below the card
+        #expect(px(p, 150, 76).r > 240)  // top margin
         #expect(near(px(p, 150, 70), (128, 128, 128), tol: 0))
     }
 
@@ -63,8 +66,8 @@ import Testing
         let asset = try f.addJPEG(solid(100, 100, (0, 0, 0, 255)))
         let e = try photoElement(asset, 100, 100, at: Point(100, 100)) { $0.radius = 20 }
         let p = try f.renderer().render(page(200, 200, [e])).pixmap
-        #expect(near(px(p, 51, 51), (255, 255, 255), tol: 0))   // the corner is cut
-        #expect(near(px(p, 51, 100), (0, 0, 0), tol: 2))        // the edge is not
+        #expect(near(px(p, 51, 51), (255, 255, 255), tol: 0))  // the corner is cut
+        #expect(near(px(p, 51, 100), (0, 0, 0), tol: 2))  // the edge is not
     }
 
     @Test func cropShowsOnlyThePart() throws {
@@ -80,11 +83,13 @@ import Testing
     @Test func adjustmentsApplyToThePictureOnly() throws {
         let f = try RenderFixture()
         let asset = try f.addPNG(solid(60, 60, (200, 80, 40, 255)))
-        let e = try photoElement(asset, 60, 60, at: Point(50, 50)) { $0.grayscale = 1; $0.frame = .border }
+        let e = try photoElement(asset, 60, 60, at: Point(50, 50)) {
+            $0.grayscale = 1; $0.frame = .border
+        }
         let p = try f.renderer().render(page(100, 100, [e])).pixmap
         let v = px(p, 50, 50)
         #expect(v.r == v.g && v.g == v.b)
-        #expect(px(p, 50, 18).r > 245)   // the white card is untouched
+        #expect(px(p, 50, 18).r > 245)  // the white card is untouched
     }
 }
 
@@ -134,9 +139,11 @@ import Testing
         let a = PhotoAdjustments(try photo { $0.sepia = amount })
         let k = 1 - amount
         // The Filter Effects 1 sepia matrix, written out independently.
-        let m: [[Double]] = [[0.393 + 0.607 * k, 0.769 - 0.769 * k, 0.189 - 0.189 * k],
-                             [0.349 - 0.349 * k, 0.686 + 0.314 * k, 0.168 - 0.168 * k],
-                             [0.272 - 0.272 * k, 0.534 - 0.534 * k, 0.131 + 0.869 * k]]
+        let m: [[Double]] = [
+            [0.393 + 0.607 * k, 0.769 - 0.769 * k, 0.189 - 0.189 * k],
+            [0.349 - 0.349 * k, 0.686 + 0.314 * k, 0.168 - 0.168 * k],
+            [0.272 - 0.272 * k, 0.534 - 0.534 * k, 0.131 + 0.869 * k],
+        ]
         let s = sample(), out = a.applied(to: s)
         for x in stride(from: 0, to: 256, by: 5) {
             let i = s.pixel(x, 0), o = out.pixel(x, 0)
@@ -154,14 +161,20 @@ import Testing
             for x in 1..<256 { #expect(out.pixel(x, 1).r >= out.pixel(x - 1, 1).r) }
             // Brightness up lightens; contrast up spreads values away from mid-grey.
             let dark = Int(out.pixel(40, 1).r), light = Int(out.pixel(215, 1).r)
-            if kp == \PhotoContent.brightness { #expect(amount > 0 ? dark >= 40 : dark <= 40) } else {
+            if kp == \PhotoContent.brightness {
+                #expect(amount > 0 ? dark >= 40 : dark <= 40)
+            } else {
                 #expect(amount > 0 ? (dark <= 40 && light >= 215) : (dark >= 40 && light <= 215))
             }
         }
     }
 
     @Test func alphaIsKeptAndStaysPremultiplied() throws {
-        let out = PhotoAdjustments(try photo { $0.warmth = 1; $0.fade = 1; $0.saturation = 0.5 }).applied(to: sample())
+        let out = PhotoAdjustments(
+            try photo {
+                $0.warmth = 1; $0.fade = 1; $0.saturation = 0.5
+            }
+        ).applied(to: sample())
         out.checkInvariants()
         for x in 0..<256 { #expect(out.pixel(x, 3).a == 128) }
         // Warmth makes a neutral grey warmer (red above blue); fade lifts black.

@@ -4,6 +4,7 @@ import Foundation
 import TechoCodecs
 import TechoModel
 import TechoRaster
+
 @testable import TechoRender
 
 /// Generated assets in a temporary folder, and a renderer that finds them.
@@ -77,15 +78,20 @@ func gradient(_ w: Int, _ h: Int) -> Pixmap {
     return p
 }
 
-func page(_ w: Double?, _ h: Double?, dpi: Double = 72, background: Background = Background(), margin: Double = 0,
-          _ elements: [Element]) throws -> Page {
+func page(
+    _ w: Double?, _ h: Double?, dpi: Double = 72, background: Background = Background(), margin: Double = 0,
+    _ elements: [Element]
+) throws -> Page {
     try Page(id: "p1", size: PageSize(width: w, height: h), dpi: dpi, background: background, margin: margin, elements: elements)
 }
 
-func imageElement(_ id: String, _ asset: AssetRef, _ w: Double, _ h: Double, at c: Point, scale: Double = 1, rotation: Double = 0,
-                  flipH: Bool = false, opacity: Double = 1, outline: Outline? = nil) throws -> Element {
-    try Element(id: id, content: .image(ImageContent(asset: asset, naturalWidth: w, naturalHeight: h, outline: outline)),
-                placement: Placement(center: c, scale: scale, rotation: rotation, flipH: flipH), opacity: opacity)
+func imageElement(
+    _ id: String, _ asset: AssetRef, _ w: Double, _ h: Double, at c: Point, scale: Double = 1, rotation: Double = 0,
+    flipH: Bool = false, opacity: Double = 1, outline: Outline? = nil
+) throws -> Element {
+    try Element(
+        id: id, content: .image(ImageContent(asset: asset, naturalWidth: w, naturalHeight: h, outline: outline)),
+        placement: Placement(center: c, scale: scale, rotation: rotation, flipH: flipH), opacity: opacity)
 }
 
 func inkElement(_ id: String, _ strokes: [Stroke]) throws -> Element {

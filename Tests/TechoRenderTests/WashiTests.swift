@@ -1,12 +1,15 @@
 import Foundation
 import TechoModel
 import TechoRaster
-@testable import TechoRender
 import Testing
 
+@testable import TechoRender
+
 @Suite struct WashiTests {
-    func tape(_ id: String, ends: WashiContent.Ends = .torn, color: RGBA = RGBA(r: 240, g: 120, b: 120, a: 255),
-              rotation: Double = 0) throws -> Element {
+    func tape(
+        _ id: String, ends: WashiContent.Ends = .torn, color: RGBA = RGBA(r: 240, g: 120, b: 120, a: 255),
+        rotation: Double = 0
+    ) throws -> Element {
         let w = try WashiContent(from: Point(-80, 0), to: Point(80, 0), width: 40, fill: .color(color), ends: ends)
         return try Element(id: id, content: .washi(w), placement: Placement(center: Point(100, 100), rotation: rotation))
     }
@@ -16,9 +19,9 @@ import Testing
         let asset = try f.addPNG(solid(40, 200, (100, 200, 250, 255)))
         let under = try imageElement("blue", asset, 40, 200, at: Point(150, 100))
         let p = try f.renderer().render(page(200, 200, [under, try tape("washi-1")])).pixmap
-        #expect(near(px(p, 60, 100), (240, 120, 120), tol: 1))                                  // over white: its colour
-        #expect(near(px(p, 150, 100), (100 * 240 / 255, 200 * 120 / 255, 250 * 120 / 255), tol: 2)) // over blue: the product
-        #expect(near(px(p, 100, 70), (255, 255, 255), tol: 0))                                  // beside the strip
+        #expect(near(px(p, 60, 100), (240, 120, 120), tol: 1))  // over white: its colour
+        #expect(near(px(p, 150, 100), (100 * 240 / 255, 200 * 120 / 255, 250 * 120 / 255), tol: 2))  // over blue: the product
+        #expect(near(px(p, 100, 70), (255, 255, 255), tol: 0))  // beside the strip
     }
 
     @Test func endsAreDeterministicPerIDAndDifferBetweenIDs() throws {

@@ -37,10 +37,13 @@ public enum ComparisonSpace: Sendable {
 /// - Parameters:
 ///   - tolerance: a pixel counts as differing when some channel is off by more. Default 0.
 ///   - space: Default `.premultiplied`.
-public func compareImages(_ actual: Pixmap, _ expected: Pixmap, tolerance: Int = 0,
-                          space: ComparisonSpace = .premultiplied) -> ImageDiff {
-    precondition(actual.width == expected.width && actual.height == expected.height,
-                 "size mismatch: \(actual.width)x\(actual.height) vs \(expected.width)x\(expected.height)")
+public func compareImages(
+    _ actual: Pixmap, _ expected: Pixmap, tolerance: Int = 0,
+    space: ComparisonSpace = .premultiplied
+) -> ImageDiff {
+    precondition(
+        actual.width == expected.width && actual.height == expected.height,
+        "size mismatch: \(actual.width)x\(actual.height) vs \(expected.width)x\(expected.height)")
     var differing = 0, maxDelta = 0
     var sq = 0.0
     let av = space == .premultiplied ? actual.data : actual.straightRGBA()
@@ -63,8 +66,9 @@ public func compareImages(_ actual: Pixmap, _ expected: Pixmap, tolerance: Int =
     }
     let mse = sq / Double(av.count)
     let psnr = mse == 0 ? Double.infinity : 10 * log10(255 * 255 / mse)
-    return ImageDiff(differingPixels: differing, maxChannelDelta: maxDelta, psnr: psnr,
-                     pixelCount: actual.width * actual.height, tolerance: tolerance)
+    return ImageDiff(
+        differingPixels: differing, maxChannelDelta: maxDelta, psnr: psnr,
+        pixelCount: actual.width * actual.height, tolerance: tolerance)
 }
 
 /// A picture of where two images differ: black where equal, red brightening with the largest

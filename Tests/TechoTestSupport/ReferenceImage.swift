@@ -29,9 +29,11 @@ public struct ReferenceCheck: Sendable {
 /// rewritten from `actual` and the check fails, so a recording run is never mistaken for a
 /// passing one.
 /// `record` defaults to `TECHO_RECORD=1`.
-public func checkReference(_ actual: Pixmap, reference: URL, name: String, tolerance: Int = 1,
-                           maxDifferingPixels: Int = 0, space: ComparisonSpace = .premultiplied,
-                           record: Bool = isRecordingReferences) -> ReferenceCheck {
+public func checkReference(
+    _ actual: Pixmap, reference: URL, name: String, tolerance: Int = 1,
+    maxDifferingPixels: Int = 0, space: ComparisonSpace = .premultiplied,
+    record: Bool = isRecordingReferences
+) -> ReferenceCheck {
     if record {
         do {
             let bytes = try PNGEncoder.encode(actual, name: reference.path)
@@ -45,11 +47,14 @@ public func checkReference(_ actual: Pixmap, reference: URL, name: String, toler
     do { expected = try loadImage(reference) } catch {
         let dir = Fixtures.artifactsDirectory(name)
         try? DiagnosticPNG.encode(actual).write(to: dir.appendingPathComponent("actual.png"))
-        return ReferenceCheck(passed: false, message: "cannot read reference \(reference.path): \(error); actual in \(dir.path) (TECHO_RECORD=1 writes it)", diff: nil)
+        return ReferenceCheck(
+            passed: false, message: "cannot read reference \(reference.path): \(error); actual in \(dir.path) (TECHO_RECORD=1 writes it)", diff: nil)
     }
     guard expected.width == actual.width && expected.height == actual.height else {
         let dir = writeFailureArtifacts(name: name, actual: actual, expected: expected)
-        return ReferenceCheck(passed: false, message: "size \(actual.width)x\(actual.height) differs from reference \(expected.width)x\(expected.height); images in \(dir)", diff: nil)
+        return ReferenceCheck(
+            passed: false, message: "size \(actual.width)x\(actual.height) differs from reference \(expected.width)x\(expected.height); images in \(dir)",
+            diff: nil)
     }
     let d = compareImages(actual, expected, tolerance: tolerance, space: space)
     if d.differingPixels <= maxDifferingPixels {

@@ -6,6 +6,7 @@ import Foundation
 import TechoGeometry
 import TechoRaster
 import Testing
+
 @testable import TechoText
 
 /// The ink box width of `text` drawn into a pixmap: the columns holding any coverage, as the

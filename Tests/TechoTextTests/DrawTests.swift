@@ -6,6 +6,7 @@ import TechoGeometry
 import TechoRaster
 import TechoTestSupport
 import Testing
+
 @testable import TechoText
 
 private func keep(_ p: Pixmap, _ name: String) {
@@ -48,13 +49,17 @@ private func chroma(_ p: Px) -> Int { Int(max(p.r, p.g, p.b)) - Int(min(p.r, p.g
 }
 
 @Test func kyotoLineMatchesItsReference() throws {
-    let t = try TextLayout.layout("京都の旅 · Kyoto Day 1 🌸", style: TextStyle(font: TestFonts.dejaVuSans, size: 24,
-                                                                                 color: Color(r8: 0x5b, g8: 0x3a, b8: 0x29)))
+    let t = try TextLayout.layout(
+        "京都の旅 · Kyoto Day 1 🌸",
+        style: TextStyle(
+            font: TestFonts.dejaVuSans, size: 24,
+            color: Color(r8: 0x5b, g8: 0x3a, b8: 0x29)))
     var p = Pixmap(width: 300, height: 40)
     p.fill(r: 246, g: 240, b: 228, a: 255)
     t.draw(into: &p, transform: .translation(150, 20))
-    let check = checkReference(p, reference: Fixtures.url("References/text/kyoto_line.png"), name: "kyoto_line",
-                               tolerance: 1)
+    let check = checkReference(
+        p, reference: Fixtures.url("References/text/kyoto_line.png"), name: "kyoto_line",
+        tolerance: 1)
     #expect(check.passed, "\(check.message)")
 }
 
@@ -74,7 +79,7 @@ func rotatedGlyphEdgeIsAntiAliasedAndSharp(degrees: Double) throws {
         for x in 0..<p.width {
             let e = inv.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
             guard abs(e.y - glyph.midY) < glyph.height / 4 else { continue }
-            let d = e.x - glyph.minX   // signed distance of the pixel centre from the stem's left edge
+            let d = e.x - glyph.minX  // signed distance of the pixel centre from the stem's left edge
             let a = p.pixel(x, y).a
             if d < -1 && d > -6 { outside.append(a) }
             if d > 1 && d < 6 { inside.append(a) }
@@ -103,8 +108,9 @@ func rotatedGlyphEdgeIsAntiAliasedAndSharp(degrees: Double) throws {
 }
 
 @Test func opacityIsAppliedOnceToFillAndOutlineTogether() throws {
-    let style = TextStyle(font: TestFonts.dejaVuSans, size: 120,
-                          outline: TextOutline(color: Color(r: 0, g: 0, b: 1), width: 4))
+    let style = TextStyle(
+        font: TestFonts.dejaVuSans, size: 120,
+        outline: TextOutline(color: Color(r: 0, g: 0, b: 1), width: 4))
     let t = try TextLayout.layout("I", style: style)
     var p = Pixmap(width: 160, height: 160)
     t.draw(into: &p, transform: .translation(80, 80), opacity: 0.5)
@@ -132,7 +138,7 @@ func rotatedGlyphEdgeIsAntiAliasedAndSharp(degrees: Double) throws {
 
 @Test func hugeTextIntoASmallPixmapOnlyTouchesThePixmap() throws {
     // A 2000 px glyph seen through a 64 px window: the layer is clamped to the pixmap.
-    let t = try TextLayout.layout("\u{2588}", style: TextStyle(font: TestFonts.dejaVuSans, size: 2000))   // full block
+    let t = try TextLayout.layout("\u{2588}", style: TextStyle(font: TestFonts.dejaVuSans, size: 2000))  // full block
     var p = Pixmap(width: 64, height: 64)
     t.draw(into: &p, transform: .translation(32, 32), opacity: 0.5)
     p.checkInvariants()

@@ -2,6 +2,7 @@
 import Foundation
 import TechoGeometry
 import Testing
+
 @testable import TechoText
 
 @Test func kyotoLineFallsBackPerCluster() throws {

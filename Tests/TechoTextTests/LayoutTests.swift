@@ -2,6 +2,7 @@
 import TechoGeometry
 import TechoRaster
 import Testing
+
 @testable import TechoText
 
 private func lineTexts(_ t: LaidOutText, _ s: String) -> [String] {
@@ -32,7 +33,7 @@ private func lineTexts(_ t: LaidOutText, _ s: String) -> [String] {
 }
 
 @Test func cjkWrapsBetweenAnyCharacters() throws {
-    let s = String(repeating: "京都の旅は楽しい", count: 3)   // 24 full-width characters, no spaces
+    let s = String(repeating: "京都の旅は楽しい", count: 3)  // 24 full-width characters, no spaces
     let t = try TextLayout.layout(s, style: TextStyle(font: TestFonts.notoSansCJK, size: 32, maxWidth: 200))
     // 200 / 32 = 6.25: six characters a line.
     #expect(t.lines.count == 4)
@@ -44,10 +45,10 @@ private func lineTexts(_ t: LaidOutText, _ s: String) -> [String] {
 
 @Test(arguments: [
     // (text, characters per line at 32 px in 160 px, the line-2 start we expect)
-    ("あいうえお。かきくけこ", "お。"),     // 。 may not start a line: お moves down with it
+    ("あいうえお。かきくけこ", "お。"),  // 。 may not start a line: お moves down with it
     ("あいうえお、かきくけこ", "お、"),
-    ("あいうえ「かきくけこ」", "「か"),     // 「 may not end a line
-    ("あいうえおっかきくけこ", "おっ"),     // small っ may not start a line
+    ("あいうえ「かきくけこ」", "「か"),  // 「 may not end a line
+    ("あいうえおっかきくけこ", "おっ"),  // small っ may not start a line
     ("あいうえおーかきくけこ", "おー"),
 ])
 func kinsokuKeepsPunctuationOffTheWrongLineEnd(text: String, secondLineStart: String) throws {
@@ -64,7 +65,7 @@ func kinsokuKeepsPunctuationOffTheWrongLineEnd(text: String, secondLineStart: St
 @Test func explicitNewlinesMakeLinesAndLineHeightSpacesThem() throws {
     let style = TextStyle(font: TestFonts.dejaVuSans, size: 40, lineHeight: 1.5)
     let t = try TextLayout.layout("one\ntwo\r\nthree\n", style: style)
-    #expect(t.lines.count == 4)   // a trailing newline opens an empty last line
+    #expect(t.lines.count == 4)  // a trailing newline opens an empty last line
     #expect(abs(t.height - 4 * 60) < 1e-9)
     for i in 1..<t.lines.count { #expect(abs(t.lines[i].baseline - t.lines[i - 1].baseline - 60) < 1e-9) }
 }

@@ -1,10 +1,13 @@
 // Shaping through HarfBuzz: kerning, ligatures, marks, bidi order, Arabic joining.
 import TechoGeometry
 import Testing
+
 @testable import TechoText
 
-private func layout(_ s: String, font: String = TestFonts.dejaVuSans, size: Double = 100,
-                    spacing: Double = 0) throws -> LaidOutText {
+private func layout(
+    _ s: String, font: String = TestFonts.dejaVuSans, size: Double = 100,
+    spacing: Double = 0
+) throws -> LaidOutText {
     try TextLayout.layout(s, style: TextStyle(font: font, size: size, letterSpacing: spacing))
 }
 
@@ -28,7 +31,7 @@ private func layout(_ s: String, font: String = TestFonts.dejaVuSans, size: Doub
 }
 
 @Test func combiningMarkStaysWithItsBaseAboveIt() throws {
-    let t = try layout("e\u{301}x")   // e + combining acute, not precomposed
+    let t = try layout("e\u{301}x")  // e + combining acute, not precomposed
     #expect(t.clusters.count == 2, "e + mark is one grapheme cluster")
     let eGlyphs = t.glyphs.filter { $0.bounds.maxX <= t.clusters[0].rect.maxX + 10 && $0.bounds.minX < t.clusters[1].rect.minX }
     #expect(eGlyphs.count >= 1)

@@ -54,7 +54,9 @@ enum PlacementOptions {
         guard let a else { return nil }
         guard let comma = a.text.lastIndex(of: ",") else { throw a.fail("expected COLOR,WIDTH such as white,12") }
         let color = try Arg(token: ArgumentToken(index: a.token.index, text: String(a.text[..<comma])), name: a.name).color()
-        let width = try Arg.length(String(a.text[a.text.index(after: comma)...]), dpi: dpi, range: 0.01...1e4) { a.fail("expected COLOR,WIDTH with a width > 0: \($0)") }
+        let width = try Arg.length(String(a.text[a.text.index(after: comma)...]), dpi: dpi, range: 0.01...1e4) {
+            a.fail("expected COLOR,WIDTH with a width > 0: \($0)")
+        }
         return try Outline(width: width, color: color)
     }
 
@@ -68,7 +70,9 @@ enum PlacementOptions {
         }
         guard let slot = page.slots.first(where: { $0.name == a.text }) else {
             let names = page.slots.map(\.name)
-            throw CommandError(.noInput, "--slot: page \(page.id) has no slot '\(a.text)'" + (names.isEmpty ? " (it has no slots)" : "; slots: \(names.joined(separator: ", "))"))
+            throw CommandError(
+                .noInput,
+                "--slot: page \(page.id) has no slot '\(a.text)'" + (names.isEmpty ? " (it has no slots)" : "; slots: \(names.joined(separator: ", "))"))
         }
         if let kind, slot.kind != kind, !(slot.kind == .image && kind == .photo) && !(slot.kind == .photo && kind == .image) {
             throw CommandError(.dataError, "--slot: slot '\(slot.name)' is for \(slot.kind.rawValue), not \(kind.rawValue)")
@@ -79,7 +83,8 @@ enum PlacementOptions {
 
 enum AddImageCommand: TechoCommand {
     static let names = ["add", "image"]
-    static let usage = "add image JOURNAL PAGE FILE [--id ID] [--at X,Y] [--width W|--height H|--scale S] [--rotate DEG] [--flip h|v] [--opacity A] [--outline C,W] [--slot NAME]"
+    static let usage =
+        "add image JOURNAL PAGE FILE [--id ID] [--at X,Y] [--width W|--height H|--scale S] [--rotate DEG] [--flip h|v] [--opacity A] [--outline C,W] [--slot NAME]"
     static let summary = "add a sticker from a PNG, JPEG, HEIC, AVIF, WebP or SVG file; prints its id"
     static let options = PlacementOptions.specs + PlacementOptions.sizing
 
@@ -90,12 +95,13 @@ enum AddPhotoCommand: TechoCommand {
     static let names = ["add", "photo"]
     static let usage = "add photo JOURNAL PAGE FILE [image options] [--frame none|border|polaroid] [--radius R] [--shadow] [--crop X,Y,W,H] [--brightness B] …"
     static let summary = "add a photo (EXIF orientation applied, GPS removed) with frame, crop, corners, shadow and film adjustments; prints its id"
-    static let options = PlacementOptions.specs + PlacementOptions.sizing + [
-        OptionSpec("frame", value: "F", help: "none (default), border or polaroid"),
-        OptionSpec("radius", value: "R", help: "corner radius"),
-        OptionSpec("shadow", help: "a soft drop shadow"),
-        OptionSpec("crop", value: "X,Y,W,H", help: "show only this part of the picture (natural pixels)"),
-    ] + PhotoAdjustments.specs
+    static let options =
+        PlacementOptions.specs + PlacementOptions.sizing + [
+            OptionSpec("frame", value: "F", help: "none (default), border or polaroid"),
+            OptionSpec("radius", value: "R", help: "corner radius"),
+            OptionSpec("shadow", help: "a soft drop shadow"),
+            OptionSpec("crop", value: "X,Y,W,H", help: "show only this part of the picture (natural pixels)"),
+        ] + PhotoAdjustments.specs
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws { try AddPicture.run(args, io: io, photo: true) }
 }
@@ -120,13 +126,16 @@ enum AddPicture {
         let store = try JournalAccess.open(pos[0], io: io)
         let file = try JournalAccess.readImage(pos[2], io: io, keepGPS: args.has("keep-gps"))
         let asset = file.asset.ref
-        let id: String = try JournalAccess.editPage(pos[1], of: store, description: "\(command) \(pos[2].text)",
-                                                    importing: [file.asset]) { page in
+        let id: String = try JournalAccess.editPage(
+            pos[1], of: store, description: "\(command) \(pos[2].text)",
+            importing: [file.asset]
+        ) { page in
             let kind: Element.Kind = photo ? .photo : .image
             let id = try PlacementOptions.id(args, page: page, kind: kind)
             let natural = (Double(file.info.naturalWidth), Double(file.info.naturalHeight))
-            let image = try ImageContent(asset: asset, naturalWidth: natural.0, naturalHeight: natural.1,
-                                         outline: PlacementOptions.outline(args.arg("outline"), dpi: page.dpi))
+            let image = try ImageContent(
+                asset: asset, naturalWidth: natural.0, naturalHeight: natural.1,
+                outline: PlacementOptions.outline(args.arg("outline"), dpi: page.dpi))
             var content = Element.Content.image(image)
             var shown = natural
             if photo {
@@ -170,12 +179,14 @@ enum AddPicture {
 
 enum AddTextCommand: TechoCommand {
     static let names = ["add", "text"]
-    static let usage = "add text JOURNAL PAGE TEXT [--font F] [--weight W] [--italic] [--size S] [--color C] [--align left|center|right] [--max-width W] [--line-height L] [--letter-spacing P] [--outline C,W] [--at X,Y] [--rotate DEG]"
+    static let usage =
+        "add text JOURNAL PAGE TEXT [--font F] [--weight W] [--italic] [--size S] [--color C] [--align left|center|right] [--max-width W] [--line-height L] [--letter-spacing P] [--outline C,W] [--at X,Y] [--rotate DEG]"
     static let summary = "add a text sticker (any script, with emoji); prints its id"
-    static let options = PlacementOptions.specs + TextOptions.specs + [
-        OptionSpec("scale", value: "S", help: "scale (default 1)"),
-        OptionSpec("slot", value: "NAME", help: "place it in this template text slot (position, width, alignment)"),
-    ]
+    static let options =
+        PlacementOptions.specs + TextOptions.specs + [
+            OptionSpec("scale", value: "S", help: "scale (default 1)"),
+            OptionSpec("slot", value: "NAME", help: "place it in this template text slot (position, width, alignment)"),
+        ]
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
         let pos = try args.positionals(["JOURNAL", "PAGE", "TEXT"], command: "add text")

@@ -10,12 +10,12 @@ enum BuildCommand: TechoCommand {
     static let usage = "build MANIFEST.json [-o OUTDIR] [--journal PATH.techo] [--scale S | --dpi D] [--format png|jpeg|pdf] [--no-export]"
     static let summary = "create or update a journal from a manifest, then export its pages"
     static let discussion = """
-    The manifest is checked completely first and every problem is reported with its JSON path;
-    nothing is written unless it is valid. Without --journal the journal is NAME.techo beside
-    the manifest; without -o pages go to NAME-pages/ (NAME = the manifest's file name without
-    .json). An existing journal is updated in one undoable step. GPS data is removed from
-    imported JPEG and HEIC photos unless --keep-gps is given.
-    """
+        The manifest is checked completely first and every problem is reported with its JSON path;
+        nothing is written unless it is valid. Without --journal the journal is NAME.techo beside
+        the manifest; without -o pages go to NAME-pages/ (NAME = the manifest's file name without
+        .json). An existing journal is updated in one undoable step. GPS data is removed from
+        imported JPEG and HEIC photos unless --keep-gps is given.
+        """
     static let options = [
         OptionSpec("output", short: "o", value: "OUTDIR", help: "where the pages go (default NAME-pages beside the manifest)"),
         OptionSpec("journal", value: "PATH.techo", help: "the journal to create or update (default NAME.techo beside the manifest)"),
@@ -38,9 +38,11 @@ enum BuildCommand: TechoCommand {
         try InputFile.checkRegular(manifestArg.text, path: manifestURL.path)
         let folder = manifestURL.deletingLastPathComponent()
         let name = manifestURL.deletingPathExtension().lastPathComponent
-        let journalURL = args.value("journal").map { URL(fileURLWithPath: io.resolve($0.text)) }
+        let journalURL =
+            args.value("journal").map { URL(fileURLWithPath: io.resolve($0.text)) }
             ?? folder.appendingPathComponent(name + ".techo")
-        let existing = FileManager.default.fileExists(atPath: journalURL.path)
+        let existing =
+            FileManager.default.fileExists(atPath: journalURL.path)
             ? try JournalAccess.open(Arg(token: ArgumentToken(index: 0, text: journalURL.path), name: "--journal"), io: io) : nil
         let keepGPS = args.has("keep-gps")
         let started = Int64(Date().timeIntervalSince1970 * 1e9)
@@ -105,9 +107,10 @@ enum BuildCommand: TechoCommand {
             return
         }
         let chosen = build.pages.enumerated().map { (position: $0.offset + 1, page: $0.element) }
-        let files = try ExportCommand.export(chosen, total: chosen.count, title: build.journal.title, args: args,
-                                             defaultFolder: folder.appendingPathComponent(name + "-pages"),
-                                             renderer: PageRenderer(assetURL: store.assetURL), io: io)
+        let files = try ExportCommand.export(
+            chosen, total: chosen.count, title: build.journal.title, args: args,
+            defaultFolder: folder.appendingPathComponent(name + "-pages"),
+            renderer: PageRenderer(assetURL: store.assetURL), io: io)
         for f in files { io.out("\(f.path)\n") }
     }
 

@@ -5,14 +5,15 @@ import TechoModel
 
 enum DrawCommand: TechoCommand {
     static let names = ["draw"]
-    static let usage = "draw JOURNAL PAGE --tool T [--color C] [--width W] [--opacity A] [--fill C] [--fill-rule R] [--cap C] [--join J] [--miter-limit M] [--dash A,B] [--dash-offset O] (--points \"x,y x,y …\" | --points-file F.json | --from X,Y --to X,Y | --path D)"
+    static let usage =
+        "draw JOURNAL PAGE --tool T [--color C] [--width W] [--opacity A] [--fill C] [--fill-rule R] [--cap C] [--join J] [--miter-limit M] [--dash A,B] [--dash-offset O] (--points \"x,y x,y …\" | --points-file F.json | --from X,Y --to X,Y | --path D)"
     static let summary = "draw a stroke: pencil, line, dash, rect, ellipse, path, highlighter or eraser"
     static let discussion = """
-    Points are page pixels (or lengths such as 12mm); a third number per point is pen pressure
-    from 0 to 1 ("x,y,p"). --points-file reads a JSON array [[x,y], [x,y,p], …]. The eraser
-    clears the ink layer it is drawn on, so what lies beneath shows through. --layer new starts
-    a new ink layer above everything.
-    """
+        Points are page pixels (or lengths such as 12mm); a third number per point is pen pressure
+        from 0 to 1 ("x,y,p"). --points-file reads a JSON array [[x,y], [x,y,p], …]. The eraser
+        clears the ink layer it is drawn on, so what lies beneath shows through. --layer new starts
+        a new ink layer above everything.
+        """
     static let options = [
         OptionSpec("tool", value: "T", help: "pencil, line, dash, rect, ellipse, path, highlighter or eraser"),
         OptionSpec("color", value: "C", help: "ink colour (default black; highlighter: #ffe45c)"),
@@ -36,7 +37,9 @@ enum DrawCommand: TechoCommand {
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
         let pos = try args.positionals(["JOURNAL", "PAGE"], command: "draw")
-        guard let toolArg = args.arg("tool") else { throw UsageError("draw: --tool is required (pencil, line, dash, rect, ellipse, path, highlighter or eraser)") }
+        guard let toolArg = args.arg("tool") else {
+            throw UsageError("draw: --tool is required (pencil, line, dash, rect, ellipse, path, highlighter or eraser)")
+        }
         let tool = Stroke.Tool(rawValue: try toolArg.choice(Stroke.Tool.allCases.map(\.rawValue)))!
         try args.exclusive(["points", "points-file"], command: "draw")
         if let l = args.arg("layer") { _ = try l.choice(["new"]) }
@@ -72,7 +75,9 @@ enum DrawCommand: TechoCommand {
                 throw UsageError("draw: the \(tool.rawValue) tool needs --points \"x,y x,y …\" or --points-file F.json")
             }
         } else if tool.usesEnds {
-            for o in ["points", "points-file", "path"] where args.has(o) { throw UsageError("draw: --\(o) does not apply to the \(tool.rawValue) tool; give --from and --to") }
+            for o in ["points", "points-file", "path"] where args.has(o) {
+                throw UsageError("draw: --\(o) does not apply to the \(tool.rawValue) tool; give --from and --to")
+            }
             guard let f = args.arg("from"), let t = args.arg("to") else { throw UsageError("draw: the \(tool.rawValue) tool needs --from X,Y and --to X,Y") }
             from = try f.point(dpi: dpi)
             to = try t.point(dpi: dpi)
@@ -95,8 +100,9 @@ enum DrawCommand: TechoCommand {
         let dashOffset = try args.arg("dash-offset")?.number() ?? 0
         let opacity = try args.arg("opacity")?.number(in: 0...1) ?? (tool == .highlighter ? 0.5 : 1)
         do {
-            return try Stroke(tool: tool, color: color, width: width, opacity: opacity, points: points, from: from, to: to, d: d,
-                              fill: fill, fillRule: fillRule, cap: cap, join: join, miterLimit: miter, dash: dash, dashOffset: dashOffset)
+            return try Stroke(
+                tool: tool, color: color, width: width, opacity: opacity, points: points, from: from, to: to, d: d,
+                fill: fill, fillRule: fillRule, cap: cap, join: join, miterLimit: miter, dash: dash, dashOffset: dashOffset)
         } catch {
             throw UsageError("draw: \(error)")
         }
@@ -110,13 +116,17 @@ enum DrawCommand: TechoCommand {
         guard items.count <= ModelLimits.default.maxStrokePoints else { throw a.fail("more than \(ModelLimits.default.maxStrokePoints) points") }
         for (i, item) in items.enumerated() {
             let parts = item.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 2 || parts.count == 3 else { throw UsageError("\(a.name) (argument \(a.token.index)): point \(i + 1) '\(item)' is not x,y or x,y,pressure") }
+            guard parts.count == 2 || parts.count == 3 else {
+                throw UsageError("\(a.name) (argument \(a.token.index)): point \(i + 1) '\(item)' is not x,y or x,y,pressure")
+            }
             let bad = { (_: String) in UsageError("\(a.name) (argument \(a.token.index)): point \(i + 1) '\(item)' is not x,y or x,y,pressure") }
             let x = try Arg.length(parts[0], dpi: dpi, range: -1e7...1e7, fail: bad)
             let y = try Arg.length(parts[1], dpi: dpi, range: -1e7...1e7, fail: bad)
             var p: Double?
             if parts.count == 3 {
-                guard let v = Double(parts[2]), v >= 0, v <= 1 else { throw UsageError("\(a.name) (argument \(a.token.index)): point \(i + 1): pressure must be from 0 to 1, got '\(parts[2])'") }
+                guard let v = Double(parts[2]), v >= 0, v <= 1 else {
+                    throw UsageError("\(a.name) (argument \(a.token.index)): point \(i + 1): pressure must be from 0 to 1, got '\(parts[2])'")
+                }
                 p = v
             }
             out.append(StrokePoint(x, y, pressure: p))
@@ -140,7 +150,8 @@ enum DrawCommand: TechoCommand {
         }
         return try items.enumerated().map { i, item in
             guard case .array(let xs) = item, xs.count == 2 || xs.count == 3,
-                  case .number(let x) = xs[0], case .number(let y) = xs[1], x.isFinite, y.isFinite, abs(x) <= 1e7, abs(y) <= 1e7 else {
+                case .number(let x) = xs[0], case .number(let y) = xs[1], x.isFinite, y.isFinite, abs(x) <= 1e7, abs(y) <= 1e7
+            else {
                 throw CommandError(.dataError, "\(a.text): [\(i)]: expected [x, y] or [x, y, pressure] with finite numbers")
             }
             var p: Double?

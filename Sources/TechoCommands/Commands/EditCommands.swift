@@ -7,20 +7,21 @@ enum SetCommand: TechoCommand {
     static let names = ["set"]
     static let usage = "set JOURNAL PAGE ID [--opacity A] [--hide | --show] [--at X,Y] [--scale S] [--rotate DEG] [--text T] [text, photo or outline options]"
     static let summary = "change an element's properties (absolute values; use 'gesture' to move by amounts)"
-    static let options = [
-        OptionSpec("opacity", value: "A", help: "opacity from 0 to 1"),
-        OptionSpec("hide", help: "keep the element but do not draw it"),
-        OptionSpec("show", help: "draw a hidden element again"),
-        OptionSpec("at", value: "X,Y", help: "move the centre to this page point"),
-        OptionSpec("scale", value: "S", help: "set the scale"),
-        OptionSpec("rotate", value: "DEG", help: "set the rotation"),
-        OptionSpec("text", value: "T", help: "replace a text sticker's text"),
-    ] + TextOptions.specs.filter { $0.name != "outline" } + [
-        OptionSpec("outline", value: "COLOR,W|none", help: "set or remove the outline (text, image, photo)"),
-        OptionSpec("frame", value: "F", help: "photo frame: none, border or polaroid"),
-        OptionSpec("radius", value: "R", help: "photo corner radius"),
-        OptionSpec("shadow", value: "on|off", help: "photo drop shadow"),
-    ] + PhotoAdjustments.specs
+    static let options =
+        [
+            OptionSpec("opacity", value: "A", help: "opacity from 0 to 1"),
+            OptionSpec("hide", help: "keep the element but do not draw it"),
+            OptionSpec("show", help: "draw a hidden element again"),
+            OptionSpec("at", value: "X,Y", help: "move the centre to this page point"),
+            OptionSpec("scale", value: "S", help: "set the scale"),
+            OptionSpec("rotate", value: "DEG", help: "set the rotation"),
+            OptionSpec("text", value: "T", help: "replace a text sticker's text"),
+        ] + TextOptions.specs.filter { $0.name != "outline" } + [
+            OptionSpec("outline", value: "COLOR,W|none", help: "set or remove the outline (text, image, photo)"),
+            OptionSpec("frame", value: "F", help: "photo frame: none, border or polaroid"),
+            OptionSpec("radius", value: "R", help: "photo corner radius"),
+            OptionSpec("shadow", value: "on|off", help: "photo drop shadow"),
+        ] + PhotoAdjustments.specs
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
         let pos = try args.positionals(["JOURNAL", "PAGE", "ID"], command: "set")
@@ -37,10 +38,11 @@ enum SetCommand: TechoCommand {
                 guard e.kind != .ink else { throw UsageError("set: '\(e.id)' is an ink layer, which has no placement") }
                 let p = e.placement
                 do {
-                    e.placement = try Placement(center: try args.arg("at")?.point(dpi: page.dpi) ?? p.center,
-                                                scale: try args.arg("scale")?.number(in: Placement.scaleRange) ?? p.scale,
-                                                rotation: try args.arg("rotate")?.number(in: -1e6...1e6) ?? p.rotation,
-                                                flipH: p.flipH, flipV: p.flipV)
+                    e.placement = try Placement(
+                        center: try args.arg("at")?.point(dpi: page.dpi) ?? p.center,
+                        scale: try args.arg("scale")?.number(in: Placement.scaleRange) ?? p.scale,
+                        rotation: try args.arg("rotate")?.number(in: -1e6...1e6) ?? p.rotation,
+                        flipH: p.flipH, flipV: p.flipV)
                 } catch let g as GestureError { throw UsageError("set: \(g)") }
             }
             var outline: Outline??
@@ -158,7 +160,8 @@ enum ClearCommand: TechoCommand {
 
 enum BackgroundCommand: TechoCommand {
     static let names = ["background"]
-    static let usage = "background JOURNAL PAGE [--color C|none] [--image FILE [--mode M] [--opacity A] | --no-image] [--paper P] [--spacing S] [--paper-color C] [--paper-margin M]"
+    static let usage =
+        "background JOURNAL PAGE [--color C|none] [--image FILE [--mode M] [--opacity A] | --no-image] [--paper P] [--spacing S] [--paper-color C] [--paper-margin M]"
     static let summary = "set the page's background colour, image and paper pattern"
     static let options = [
         OptionSpec("color", value: "C", help: "background colour, or none for transparent"),
@@ -197,10 +200,11 @@ enum BackgroundCommand: TechoCommand {
                 if pattern == "blank" {
                     bg.paper = nil
                 } else {
-                    bg.paper = try Paper(pattern: Paper.Pattern(rawValue: pattern)!,
-                                         spacing: try args.arg("spacing")?.length(dpi: page.dpi, in: 2...1e5) ?? bg.paper?.spacing ?? Paper.defaultSpacing.pixels(dpi: page.dpi),
-                                         color: try args.arg("paper-color")?.color() ?? bg.paper?.color ?? Paper.defaultColor,
-                                         margin: try args.arg("paper-margin")?.length(dpi: page.dpi, in: 0...1e5) ?? bg.paper?.margin ?? 0)
+                    bg.paper = try Paper(
+                        pattern: Paper.Pattern(rawValue: pattern)!,
+                        spacing: try args.arg("spacing")?.length(dpi: page.dpi, in: 2...1e5) ?? bg.paper?.spacing ?? Paper.defaultSpacing.pixels(dpi: page.dpi),
+                        color: try args.arg("paper-color")?.color() ?? bg.paper?.color ?? Paper.defaultColor,
+                        margin: try args.arg("paper-margin")?.length(dpi: page.dpi, in: 0...1e5) ?? bg.paper?.margin ?? 0)
                 }
             }
             page.background = bg

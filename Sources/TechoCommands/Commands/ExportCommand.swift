@@ -8,11 +8,11 @@ enum ExportCommand: TechoCommand {
     static let usage = "export JOURNAL [--page ID]... [-o PATH] [--scale S | --dpi D] [--format png|jpeg|pdf] [--quality Q]"
     static let summary = "render pages to print-quality PNG (or JPEG, or one PDF); prints the files written"
     static let discussion = """
-    Pages are written as NN-PAGEID.png into the folder -o names (default: NAME-pages beside the
-    journal). With one page and an -o ending in .png, .jpg or .pdf, -o names the file itself
-    (unless a folder of that name exists: then, as with cp, the pages go into it); a PDF holds
-    every exported page at its physical size. --scale 2 of a 300 dpi page renders at 600 dpi.
-    """
+        Pages are written as NN-PAGEID.png into the folder -o names (default: NAME-pages beside the
+        journal). With one page and an -o ending in .png, .jpg or .pdf, -o names the file itself
+        (unless a folder of that name exists: then, as with cp, the pages go into it); a PDF holds
+        every exported page at its physical size. --scale 2 of a 300 dpi page renders at 600 dpi.
+        """
     static let options = [
         OptionSpec("page", value: "ID", repeatable: true, help: "export only this page"),
         OptionSpec("output", short: "o", value: "PATH", help: "output folder, or file for one page or a PDF"),
@@ -40,14 +40,17 @@ enum ExportCommand: TechoCommand {
         let journalURL = URL(fileURLWithPath: io.resolve(pos[0].text))
         let defaultFolder = journalURL.deletingLastPathComponent()
             .appendingPathComponent(journalURL.deletingPathExtension().lastPathComponent + "-pages")
-        let files = try export(chosen, total: journal.pageOrder.count, title: journal.title, args: args, defaultFolder: defaultFolder,
-                               renderer: PageRenderer(assetURL: store.assetURL), io: io)
+        let files = try export(
+            chosen, total: journal.pageOrder.count, title: journal.title, args: args, defaultFolder: defaultFolder,
+            renderer: PageRenderer(assetURL: store.assetURL), io: io)
         for f in files { io.out("\(f.path)\n") }
     }
 
     /// Shared by export and build: decides the outputs from -o/--format/--scale and writes them.
-    static func export(_ chosen: [(position: Int, page: Page)], total: Int, title: String, args: ParsedArguments, defaultFolder: URL,
-                       renderer: PageRenderer, io: CommandIO) throws -> [URL] {
+    static func export(
+        _ chosen: [(position: Int, page: Page)], total: Int, title: String, args: ParsedArguments, defaultFolder: URL,
+        renderer: PageRenderer, io: CommandIO
+    ) throws -> [URL] {
         var settings = ExportSettings.fromEnvironment()
         let out = args.arg("output")
         let implied = out.flatMap { ExportFormat.implied(by: $0.text) }
@@ -80,7 +83,8 @@ enum ExportCommand: TechoCommand {
             if implied != nil && !existingFolder {
                 isFile = true
                 if settings.format != .pdf && chosen.count > 1 {
-                    throw UsageError("-o (argument \(out.token.index)): '\(out.text)' names one file but \(chosen.count) pages are exported; give a folder or --page ID")
+                    throw UsageError(
+                        "-o (argument \(out.token.index)): '\(out.text)' names one file but \(chosen.count) pages are exported; give a folder or --page ID")
                 }
             }
         }
@@ -93,7 +97,8 @@ enum ExportCommand: TechoCommand {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             var isDirectory: ObjCBool = false
-            let why = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            let why =
+                FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && !isDirectory.boolValue
                 ? " (a file of that name exists; give a folder or a file name ending in .png, .jpg or .pdf)" : ""
             throw CommandError(.cannotCreate, "\(folder.path): cannot create the output folder\(why)")
         }

@@ -9,16 +9,16 @@ enum GestureCommand: TechoCommand {
     static let usage = "gesture JOURNAL PAGE ID [--pan DX,DY] [--pinch S] [--rotate DEG] [--around X,Y] [--double-tap] [--flip h|v] [--replay FILE.jsonl]"
     static let summary = "pan, pinch, rotate, double-tap or flip an element, or replay a recorded gesture stream"
     static let discussion = """
-    Gestures apply in the order they are typed. --around X,Y is the focal point of pinch and
-    rotate (that page point stays where it is); without it they act about the element's centre.
-    --replay reads JSON lines of recognizer events, e.g.
-      {"gesture":"pinch","state":"changed","scale":1.04,"location":[812,640]}
-      {"gesture":"rotation","state":"changed","rotation":0.02}
-      {"gesture":"pan","state":"changed","translation":[3,-1]}
-      {"gesture":"doubleTap"}
-    with incremental values, as UIKit reports them. A gesture that would make the transform
-    singular or not finite is refused and nothing changes.
-    """
+        Gestures apply in the order they are typed. --around X,Y is the focal point of pinch and
+        rotate (that page point stays where it is); without it they act about the element's centre.
+        --replay reads JSON lines of recognizer events, e.g.
+          {"gesture":"pinch","state":"changed","scale":1.04,"location":[812,640]}
+          {"gesture":"rotation","state":"changed","rotation":0.02}
+          {"gesture":"pan","state":"changed","translation":[3,-1]}
+          {"gesture":"doubleTap"}
+        with incremental values, as UIKit reports them. A gesture that would make the transform
+        singular or not finite is refused and nothing changes.
+        """
     static let options = [
         OptionSpec("pan", value: "DX,DY", help: "move by (dx, dy) page pixels"),
         OptionSpec("pinch", value: "S", help: "scale by S"),

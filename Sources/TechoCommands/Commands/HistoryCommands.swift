@@ -43,7 +43,8 @@ enum HistoryCommand: TechoCommand {
         let pos = try args.positionals(["JOURNAL"], command: "history")
         let steps = try JournalAccess.open(pos[0], io: io).history()
         if args.has("json") {
-            let list = JSONValue.array(steps.map { .object(["step": .number(Double($0.number)), "description": .string($0.description), "applied": .bool($0.isApplied)]) })
+            let list = JSONValue.array(
+                steps.map { .object(["step": .number(Double($0.number)), "description": .string($0.description), "applied": .bool($0.isApplied)]) })
             io.out(String(decoding: list.serializedBytes(), as: UTF8.self))
             return
         }

@@ -31,7 +31,9 @@ enum ShowCommand: TechoCommand {
             for id in journal.pageOrder {
                 guard let p = pages[id] else { continue }
                 let (w, h) = try renderer.resolvedSize(of: p)
-                io.out("  \(id)\t\(fmt(w))x\(fmt(h)) px @ \(fmt(p.dpi)) dpi\(p.size.width == nil || p.size.height == nil ? " (endless)" : "")\t\(p.elements.count) element\(p.elements.count == 1 ? "" : "s")\n")
+                io.out(
+                    "  \(id)\t\(fmt(w))x\(fmt(h)) px @ \(fmt(p.dpi)) dpi\(p.size.width == nil || p.size.height == nil ? " (endless)" : "")\t\(p.elements.count) element\(p.elements.count == 1 ? "" : "s")\n"
+                )
             }
             return
         }
@@ -52,7 +54,9 @@ enum ShowCommand: TechoCommand {
             return emit(j)
         }
         let (w, h) = try renderer.resolvedSize(of: page)
-        io.out("page \(page.id): \(fmt(w))x\(fmt(h)) px @ \(fmt(page.dpi)) dpi (\(fmt((w / page.dpi * 254).rounded() / 10))x\(fmt((h / page.dpi * 254).rounded() / 10)) mm)\n")
+        io.out(
+            "page \(page.id): \(fmt(w))x\(fmt(h)) px @ \(fmt(page.dpi)) dpi (\(fmt((w / page.dpi * 254).rounded() / 10))x\(fmt((h / page.dpi * 254).rounded() / 10)) mm)\n"
+        )
         var bg: [String] = []
         if let c = page.background.color { bg.append("colour \(c)") }
         if let i = page.background.image { bg.append("image \(i.asset.path) (\(i.mode.rawValue), opacity \(fmt(i.opacity)))") }
@@ -108,11 +112,11 @@ enum CheckCommand: TechoCommand {
     static let usage = "check JOURNAL"
     static let summary = "verify a journal: every page decodes, every asset exists, matches its hash and is a usable image"
     static let discussion = """
-    Each asset a page uses is read, its SHA-256 compared with its name, and then probed as
-    import probes a file: the format from its bytes, the header within the limits, and every row
-    of compressed data checked without decoding the image into memory. Each problem is listed
-    with the file at fault.
-    """
+        Each asset a page uses is read, its SHA-256 compared with its name, and then probed as
+        import probes a file: the format from its bytes, the header within the limits, and every row
+        of compressed data checked without decoding the image into memory. Each problem is listed
+        with the file at fault.
+        """
     static let options: [OptionSpec] = []
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
@@ -137,11 +141,11 @@ enum GCCommand: TechoCommand {
     static let usage = "gc JOURNAL [--dry-run]"
     static let summary = "remove assets that no page and no undo or redo step uses; prints what it removed"
     static let discussion = """
-    Undoing "add image" keeps the image file, because redo needs it, so assets stay until the
-    history that mentions them is trimmed (settings.historyLimit) or the pages stop using them.
-    gc removes an asset only when neither the current pages nor any kept history step
-    references it, so every undo and redo still works afterwards.
-    """
+        Undoing "add image" keeps the image file, because redo needs it, so assets stay until the
+        history that mentions them is trimmed (settings.historyLimit) or the pages stop using them.
+        gc removes an asset only when neither the current pages nor any kept history step
+        references it, so every undo and redo still works afterwards.
+        """
     static let options = [OptionSpec("dry-run", help: "list what would be removed, remove nothing")]
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws {

@@ -7,9 +7,9 @@ enum InitCommand: TechoCommand {
     static let usage = "init JOURNAL [--title T] [--size A5] [--dpi 300] [--landscape] [--background C] [--paper dots|grid|lines|blank]"
     static let summary = "create a journal (a NAME.techo folder) with its first page, p1"
     static let discussion = """
-    Sizes: A4, A5, A6, B5, B6, Letter, Hobonichi, Weeks, TN, WxH in pixels or WxHmm; a side may
-    be 'auto' for an endless page. The default is A5 at 300 dpi on white.
-    """
+        Sizes: A4, A5, A6, B5, B6, Letter, Hobonichi, Weeks, TN, WxH in pixels or WxHmm; a side may
+        be 'auto' for an endless page. The default is A5 at 300 dpi on white.
+        """
     static let options = PageOptions.specs + [OptionSpec("title", value: "T", help: "the journal's title")]
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
@@ -61,9 +61,12 @@ enum PageOptions {
         if let c = try args.arg("background")?.color() { background.color = c }
         if let p = args.arg("paper") {
             let pattern = try p.choice(Paper.Pattern.allCases.map(\.rawValue))
-            background.paper = pattern == "blank" ? nil
-                : try Paper(pattern: Paper.Pattern(rawValue: pattern)!, spacing: Paper.defaultSpacing.pixels(dpi: dpi),
-                            color: background.paper?.color ?? Paper.defaultColor, margin: background.paper?.margin ?? 0)
+            background.paper =
+                pattern == "blank"
+                ? nil
+                : try Paper(
+                    pattern: Paper.Pattern(rawValue: pattern)!, spacing: Paper.defaultSpacing.pixels(dpi: dpi),
+                    color: background.paper?.color ?? Paper.defaultColor, margin: background.paper?.margin ?? 0)
         }
         let margin = try args.arg("margin")?.length(dpi: dpi, in: 0...1e5) ?? base?.margin ?? 0
         do {

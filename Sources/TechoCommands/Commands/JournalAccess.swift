@@ -21,7 +21,8 @@ enum JournalAccess {
     /// The page `id` of the journal, or an error listing the pages there are.
     static func page(_ arg: Arg, in pages: PageSet, journal: Journal) throws -> Page {
         guard let page = pages[arg.text] else {
-            throw CommandError(.noInput, "\(arg.name) (argument \(arg.token.index)): no page '\(arg.text)'; pages: \(journal.pageOrder.joined(separator: ", "))")
+            throw CommandError(
+                .noInput, "\(arg.name) (argument \(arg.token.index)): no page '\(arg.text)'; pages: \(journal.pageOrder.joined(separator: ", "))")
         }
         return page
     }
@@ -30,8 +31,10 @@ enum JournalAccess {
     static func elementIndex(_ arg: Arg, on page: Page) throws -> Int {
         guard let i = page.index(of: arg.text) else {
             let ids = page.elements.map(\.id)
-            throw CommandError(.noInput, "\(arg.name) (argument \(arg.token.index)): no element '\(arg.text)' on page \(page.id)"
-                + (ids.isEmpty ? " (the page is empty)" : "; elements: \(ids.joined(separator: ", "))"))
+            throw CommandError(
+                .noInput,
+                "\(arg.name) (argument \(arg.token.index)): no element '\(arg.text)' on page \(page.id)"
+                    + (ids.isEmpty ? " (the page is empty)" : "; elements: \(ids.joined(separator: ", "))"))
         }
         return i
     }
@@ -65,8 +68,10 @@ extension JournalAccess {
     /// Runs `body` on the page named by `pageArg` as one history step named `description`, and
     /// saves the page it leaves behind, with the assets in `importing`. Nothing is written when
     /// `body` throws or changes nothing.
-    static func editPage<R>(_ pageArg: Arg, of store: JournalStore, description: String, importing: [AssetImport] = [],
-                            _ body: (inout Page) throws -> R) throws -> R {
+    static func editPage<R>(
+        _ pageArg: Arg, of store: JournalStore, description: String, importing: [AssetImport] = [],
+        _ body: (inout Page) throws -> R
+    ) throws -> R {
         try store.transaction(description: description, importing: importing) { journal, pages in
             var page = try JournalAccess.page(pageArg, in: pages, journal: journal)
             let result = try body(&page)

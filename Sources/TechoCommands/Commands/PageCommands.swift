@@ -10,19 +10,22 @@ enum PageAddCommand: TechoCommand {
     static var discussion: String {
         let names = Templates.builtinNames()
         return """
-        A new page takes the size, dpi and background of the journal's last page unless options say otherwise.
-        --template starts the page from a template: its size, dpi, background, decorations and named slots
-        (fill them with 'techo add photo|image|text … --slot NAME'); the options above override the
-        template's size, dpi and background. Built-in templates: \(names.isEmpty ? "(none found)" : names.joined(separator: ", ")).
-        A name with a slash or ending in .json is a template file of your own (see docs/templates.md).
-        """
+            A new page takes the size, dpi and background of the journal's last page unless options say otherwise.
+            --template starts the page from a template: its size, dpi, background, decorations and named slots
+            (fill them with 'techo add photo|image|text … --slot NAME'); the options above override the
+            template's size, dpi and background. Built-in templates: \(names.isEmpty ? "(none found)" : names.joined(separator: ", ")).
+            A name with a slash or ending in .json is a template file of your own (see docs/templates.md).
+            """
     }
-    static let options = [
-        OptionSpec("id", value: "ID", help: "the new page's id ([A-Za-z0-9_-], at most 64)"),
-        OptionSpec("after", value: "PAGE", help: "insert after this page instead of at the end"),
-        OptionSpec("template", value: "NAME", help: "start from a template: a template file, or a built-in one ("
-                   + (Templates.builtinNames().isEmpty ? "none installed" : Templates.builtinNames().joined(separator: ", ")) + ")"),
-    ] + PageOptions.specs
+    static let options =
+        [
+            OptionSpec("id", value: "ID", help: "the new page's id ([A-Za-z0-9_-], at most 64)"),
+            OptionSpec("after", value: "PAGE", help: "insert after this page instead of at the end"),
+            OptionSpec(
+                "template", value: "NAME",
+                help: "start from a template: a template file, or a built-in one ("
+                    + (Templates.builtinNames().isEmpty ? "none installed" : Templates.builtinNames().joined(separator: ", ")) + ")"),
+        ] + PageOptions.specs
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
         let journalArg = try args.positionals(["JOURNAL"], command: "page add")[0]
@@ -38,8 +41,9 @@ enum PageAddCommand: TechoCommand {
                 // The template replaces what the last page would have given; options still override it.
                 let last = base
                 do {
-                    base = try Page(id: id, size: t.size ?? last?.size, dpi: t.dpi ?? last?.dpi ?? Page.defaultDPI,
-                                    background: t.background ?? last?.background ?? Background(), margin: last?.margin ?? 0)
+                    base = try Page(
+                        id: id, size: t.size ?? last?.size, dpi: t.dpi ?? last?.dpi ?? Page.defaultDPI,
+                        background: t.background ?? last?.background ?? Background(), margin: last?.margin ?? 0)
                 } catch {
                     throw CommandError(.dataError, "--template: \(error)")
                 }
@@ -47,8 +51,9 @@ enum PageAddCommand: TechoCommand {
             var page = try PageOptions.page(id: id, args: args, inheriting: base)
             if let t = template?.template {
                 do {
-                    page = try Page(id: page.id, size: page.size, dpi: page.dpi, background: page.background, margin: page.margin,
-                                    slots: t.slots, elements: t.elements)
+                    page = try Page(
+                        id: page.id, size: page.size, dpi: page.dpi, background: page.background, margin: page.margin,
+                        slots: t.slots, elements: t.elements)
                 } catch {
                     throw CommandError(.dataError, "--template: \(error)")
                 }
@@ -73,8 +78,10 @@ enum PageAddCommand: TechoCommand {
         let base = URL(fileURLWithPath: io.resolve("."))
         guard let found = try Templates.find(arg.text, relativeTo: base) else {
             let names = Templates.builtinNames()
-            throw CommandError(.noInput, "--template: no template '\(arg.text)'; built-in templates: "
-                               + (names.isEmpty ? "(none found)" : names.joined(separator: ", ")) + ", or a path to a template .json file")
+            throw CommandError(
+                .noInput,
+                "--template: no template '\(arg.text)'; built-in templates: "
+                    + (names.isEmpty ? "(none found)" : names.joined(separator: ", ")) + ", or a path to a template .json file")
         }
         let env = ManifestEnvironment(imageSizeOfBytes: { url, bytes in
             let info = try JournalAccess.verifiedInfo(bytes, name: url.path)
@@ -97,8 +104,10 @@ enum PageListCommand: TechoCommand {
         if args.has("json") {
             let list: [JSONValue] = journal.pageOrder.compactMap { id in
                 guard let p = pages[id] else { return nil }
-                return .object(["id": .string(id), "size": .string(p.size.description), "dpi": .number(p.dpi),
-                                "elements": .number(Double(p.elements.count))])
+                return .object([
+                    "id": .string(id), "size": .string(p.size.description), "dpi": .number(p.dpi),
+                    "elements": .number(Double(p.elements.count)),
+                ])
             }
             io.out(String(decoding: JSONValue.array(list).serializedBytes(), as: UTF8.self))
             return

@@ -2,8 +2,9 @@
 // folder, are flushed to disk, and are renamed over the final name only when every file of the
 // command is ready.
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A file written under a temp name, waiting to be renamed into place.

@@ -1,3 +1,4 @@
+import Foundation
 // A minimal PDF 1.4 writer for exported pages: one page per journal page, its MediaBox the
 // page's physical size (pixels × 72 / dpi points), holding the page as one lossless image.
 //
@@ -56,10 +57,16 @@ enum PDFWriter {
         for (k, p) in pages.enumerated() {
             let w = points(p.width, dpi: p.dpi), h = points(p.height, dpi: p.dpi)
             let page = pageIDs[k]
-            object(Array("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(w) \(h)] /Resources << /XObject << /Im0 \(page + 2) 0 R >> >> /Contents \(page + 1) 0 R >>".utf8))
+            object(
+                Array(
+                    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(w) \(h)] /Resources << /XObject << /Im0 \(page + 2) 0 R >> >> /Contents \(page + 1) 0 R >>"
+                        .utf8))
             let content = Array("q \(w) 0 0 \(h) 0 0 cm /Im0 Do Q".utf8)
             object(Array("<< /Length \(content.count) >>\nstream\n".utf8) + content + Array("\nendstream".utf8))
-            object(Array("<< /Type /XObject /Subtype /Image /Width \(p.width) /Height \(p.height) /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors 3 /BitsPerComponent 8 /Columns \(p.width) >> /Length \(p.flate.count) >>\nstream\n".utf8) + p.flate + Array("\nendstream".utf8))
+            object(
+                Array(
+                    "<< /Type /XObject /Subtype /Image /Width \(p.width) /Height \(p.height) /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors 3 /BitsPerComponent 8 /Columns \(p.width) >> /Length \(p.flate.count) >>\nstream\n"
+                        .utf8) + p.flate + Array("\nendstream".utf8))
         }
         let xref = out.count
         out += Array("xref\n0 \(offsets.count + 1)\n0000000000 65535 f \n".utf8)
@@ -77,7 +84,8 @@ enum PDFWriter {
     /// A PDF literal string; non-ASCII titles become UTF-16BE hex strings.
     static func pdfString(_ s: String) -> String {
         if s.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 32 }) {
-            return "(" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "(", with: "\\(").replacingOccurrences(of: ")", with: "\\)") + ")"
+            return "(" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "(", with: "\\(").replacingOccurrences(of: ")", with: "\\)")
+                + ")"
         }
         var hex = "<FEFF"
         for u in s.utf16 { hex += String(format: "%04X", u) }
@@ -103,4 +111,3 @@ extension Pixmap {
         }
     }
 }
-import Foundation

@@ -130,7 +130,9 @@ extension Element {
             let img = imageContent()
             var crop: Rect?
             if let cn = o.optional("crop"), let items = cn.array() {
-                if items.count != 4 { cn.report("expected [x, y, width, height]") } else {
+                if items.count != 4 {
+                    cn.report("expected [x, y, width, height]")
+                } else {
                     let v = items.compactMap { $0.number(in: 0...1e6) }
                     if v.count == 4 { crop = Rect(x: v[0], y: v[1], width: v[2], height: v[3]); shown = (v[2], v[3]) }
                 }
@@ -155,7 +157,13 @@ extension Element {
             var t = TextContent(text: text ?? "")
             if let n = o.optional("font"), let f = n.string() { t.font = f }
             if let n = o.optional("weight") {
-                if case .string("bold") = n.value { t.weight = 700 } else if case .string("normal") = n.value { t.weight = 400 } else if let w = n.integer(in: 100...900) { t.weight = w }
+                if case .string("bold") = n.value {
+                    t.weight = 700
+                } else if case .string("normal") = n.value {
+                    t.weight = 400
+                } else if let w = n.integer(in: 100...900) {
+                    t.weight = w
+                }
             }
             if let b = o.optional("italic")?.bool() { t.italic = b }
             if let n = o.optional("size"), let s = n.length(dpi: dpi, in: ctx.limits.fontSizes) { t.size = s }
@@ -230,8 +238,10 @@ extension Element {
                     o.optional("slot")?.report("\(error)")
                 }
             }
-            placement = decodePlacement(o, env: env, natural: kind == .washi ? nil : natural, sized: kind == .image || kind == .photo,
-                                        washiCenter: washiCenter, slotBase: base) ?? .identity
+            placement =
+                decodePlacement(
+                    o, env: env, natural: kind == .washi ? nil : natural, sized: kind == .image || kind == .photo,
+                    washiCenter: washiCenter, slotBase: base) ?? .identity
         }
         guard let id, let content, ctx.problems.count == before else { return nil }
         do { return try Element(id: id, content: content, placement: placement, opacity: opacity, hidden: hidden, clip: clip) } catch {
@@ -256,7 +266,9 @@ private func decodeSlotFill(_ o: ObjectReader, kind: Element.Kind, slots: [Slot]
     }
     guard let slot = slots.first(where: { $0.name == name }) else {
         let names = slots.map(\.name)
-        sn.report("no slot \"\(name)\" on this page" + (names.isEmpty ? " (it has no slots; slots come from a \"template\")" : "; slots: \(names.joined(separator: ", "))"))
+        sn.report(
+            "no slot \"\(name)\" on this page"
+                + (names.isEmpty ? " (it has no slots; slots come from a \"template\")" : "; slots: \(names.joined(separator: ", "))"))
         return nil
     }
     let picture = kind == .image || kind == .photo
@@ -274,8 +286,10 @@ private func decodeSlotFill(_ o: ObjectReader, kind: Element.Kind, slots: [Slot]
     return (slot, fit)
 }
 
-private func decodePlacement(_ o: ObjectReader, env: ElementEnvironment, natural: (Double, Double)?, sized: Bool,
-                             washiCenter: Point?, slotBase: Placement? = nil) -> Placement? {
+private func decodePlacement(
+    _ o: ObjectReader, env: ElementEnvironment, natural: (Double, Double)?, sized: Bool,
+    washiCenter: Point?, slotBase: Placement? = nil
+) -> Placement? {
     let dpi = env.dpi
     let ctx = o.node.context
     let before = ctx.problems.count
@@ -292,7 +306,9 @@ private func decodePlacement(_ o: ObjectReader, env: ElementEnvironment, natural
             if let (nw, nh) = natural {
                 if scale != nil { o.optional("scale")?.report("give one of \"scale\", \"width\" or \"height\"") }
                 if wn != nil && hn != nil { hn?.report("give \"width\" or \"height\", not both (the aspect is kept)") }
-                if let w = wn?.length(dpi: dpi, in: 0.01...1e6) { scale = w / nw } else if let h = hn?.length(dpi: dpi, in: 0.01...1e6) {
+                if let w = wn?.length(dpi: dpi, in: 0.01...1e6) {
+                    scale = w / nw
+                } else if let h = hn?.length(dpi: dpi, in: 0.01...1e6) {
                     scale = h / nh
                 }
             }
@@ -334,7 +350,10 @@ extension Gesture {
         let around = o.optional("around")?.lengthPoint(dpi: dpi)
         let names = ["pan", "pinch", "rotate", "doubleTap", "flip"].filter { o.has($0) }
         guard names.count == 1 else {
-            node.report(names.isEmpty ? "expected one of \"pan\", \"pinch\", \"rotate\", \"doubleTap\", \"flip\"" : "one gesture per entry (found \(names.joined(separator: ", ")))")
+            node.report(
+                names.isEmpty
+                    ? "expected one of \"pan\", \"pinch\", \"rotate\", \"doubleTap\", \"flip\""
+                    : "one gesture per entry (found \(names.joined(separator: ", ")))")
             o.accept("pan", "pinch", "rotate", "doubleTap", "flip")
             return nil
         }

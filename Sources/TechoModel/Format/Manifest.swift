@@ -21,18 +21,22 @@ public struct ManifestEnvironment {
     /// Largest source file a manifest may name, bytes. Default 256 MiB.
     public var maxFileBytes: Int
 
-    public init(imageSize: @escaping (URL) throws -> (width: Double, height: Double),
-                template: @escaping (String) throws -> (json: JSONValue, folder: URL)? = { _ in nil },
-                limits: ModelLimits = .default, maxFileBytes: Int = 256 << 20) {
+    public init(
+        imageSize: @escaping (URL) throws -> (width: Double, height: Double),
+        template: @escaping (String) throws -> (json: JSONValue, folder: URL)? = { _ in nil },
+        limits: ModelLimits = .default, maxFileBytes: Int = 256 << 20
+    ) {
         self.imageSize = { url, _ in try imageSize(url) }
         self.template = template; self.limits = limits; self.maxFileBytes = maxFileBytes
     }
 
     /// An environment that measures images from their bytes, read once by the manifest reader.
-    public init(imageSizeOfBytes: @escaping (URL, [UInt8]) throws -> (width: Double, height: Double),
-                template: @escaping (String) throws -> (json: JSONValue, folder: URL)? = { _ in nil },
-                knownSource: ((String, SourceFingerprint) -> SourceRecord?)? = nil,
-                limits: ModelLimits = .default, maxFileBytes: Int = 256 << 20) {
+    public init(
+        imageSizeOfBytes: @escaping (URL, [UInt8]) throws -> (width: Double, height: Double),
+        template: @escaping (String) throws -> (json: JSONValue, folder: URL)? = { _ in nil },
+        knownSource: ((String, SourceFingerprint) -> SourceRecord?)? = nil,
+        limits: ModelLimits = .default, maxFileBytes: Int = 256 << 20
+    ) {
         self.imageSize = imageSizeOfBytes
         self.template = template; self.knownSource = knownSource; self.limits = limits; self.maxFileBytes = maxFileBytes
     }
@@ -85,7 +89,8 @@ public enum Manifest {
         let name = url.lastPathComponent
         let attrs = try? FileManager.default.attributesOfItem(atPath: url.path)
         if let n = attrs?[.size] as? NSNumber, n.intValue > environment.limits.json.maxBytes {
-            throw JSONSyntaxError(file: name, line: 1, column: 1, message: "JSON is \(n.intValue) bytes, over the limit of \(environment.limits.json.maxBytes) bytes")
+            throw JSONSyntaxError(
+                file: name, line: 1, column: 1, message: "JSON is \(n.intValue) bytes, over the limit of \(environment.limits.json.maxBytes) bytes")
         }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
@@ -115,8 +120,10 @@ public enum Manifest {
             var templates: [String: Template?] = [:]
             for (i, item) in items.enumerated() {
                 let used = pages.map(\.id)
-                if let page = decodePage(item, index: i, used: used, defaults: defaults, sources: sources,
-                                         environment: environment, templates: &templates) {
+                if let page = decodePage(
+                    item, index: i, used: used, defaults: defaults, sources: sources,
+                    environment: environment, templates: &templates)
+                {
                     if used.contains(page.id) { item.context.report(item.path("id"), "duplicate page id \"\(page.id)\"") } else { pages.append(page) }
                 }
             }
@@ -156,8 +163,10 @@ public enum Manifest {
         }
     }
 
-    static func decodePage(_ node: JSONNode, index: Int, used: [String], defaults: PageDefaults, sources: ManifestSources,
-                           environment: ManifestEnvironment, templates: inout [String: Template?]) -> Page? {
+    static func decodePage(
+        _ node: JSONNode, index: Int, used: [String], defaults: PageDefaults, sources: ManifestSources,
+        environment: ManifestEnvironment, templates: inout [String: Template?]
+    ) -> Page? {
         guard let o = node.object() else { return nil }
         defer { o.finish() }
         let ctx = node.context
@@ -165,7 +174,9 @@ public enum Manifest {
         let id = o.optional("id").flatMap { $0.identifier() } ?? "p\(index + 1)"
         var template: Template?
         if let tn = o.optional("template"), let name = tn.string() {
-            if let cached = templates[name] { template = cached } else {
+            if let cached = templates[name] {
+                template = cached
+            } else {
                 template = loadTemplate(name, at: tn, sources: sources, environment: environment, defaults: defaults)
                 templates[name] = template
             }
@@ -210,16 +221,19 @@ public enum Manifest {
         }
         guard let size, ctx.problems.count == before else { return nil }
         do {
-            return try Page(id: id, size: size, dpi: dpi, background: background, margin: margin,
-                            slots: template?.slots ?? [], elements: elements, limits: ctx.limits)
+            return try Page(
+                id: id, size: size, dpi: dpi, background: background, margin: margin,
+                slots: template?.slots ?? [], elements: elements, limits: ctx.limits)
         } catch {
             node.report("\(error)")
             return nil
         }
     }
 
-    static func loadTemplate(_ name: String, at node: JSONNode, sources: ManifestSources, environment: ManifestEnvironment,
-                             defaults: PageDefaults) -> Template? {
+    static func loadTemplate(
+        _ name: String, at node: JSONNode, sources: ManifestSources, environment: ManifestEnvironment,
+        defaults: PageDefaults
+    ) -> Template? {
         let found: (json: JSONValue, folder: URL)?
         do { found = try environment.template(name) } catch { node.report("template \"\(name)\": \(error)"); return nil }
         guard let found else { node.report("no template named \"\(name)\""); return nil }
@@ -252,7 +266,11 @@ extension Template {
             let env = ElementEnvironment(dpi: pdpi, pageCenter: center, sources: sources)
             for item in items {
                 guard let e = Element.decode(item, env: env, existing: elements.map(\.id)) else { continue }
-                if elements.contains(where: { $0.id == e.id }) { item.context.report(item.path("id"), "duplicate element id \"\(e.id)\"") } else { elements.append(e) }
+                if elements.contains(where: { $0.id == e.id }) {
+                    item.context.report(item.path("id"), "duplicate element id \"\(e.id)\"")
+                } else {
+                    elements.append(e)
+                }
             }
         }
         var slots: [Slot] = []

@@ -13,8 +13,10 @@ extension Background {
             if img.opacity != 1 { o["opacity"] = .number(img.opacity) }
         }
         if let p = paper {
-            var po: [String: JSONValue] = ["pattern": .string(p.pattern.rawValue), "spacing": .number(p.spacing),
-                                           "color": .string(p.color.description)]
+            var po: [String: JSONValue] = [
+                "pattern": .string(p.pattern.rawValue), "spacing": .number(p.spacing),
+                "color": .string(p.color.description),
+            ]
             if p.margin != 0 { po["margin"] = .number(p.margin) }
             o["paper"] = .object(po)
         }
@@ -35,7 +37,9 @@ extension Background {
         if let imn = o.optional("image"), let s = imn.string() {
             var asset: AssetRef?
             // Probed like any picture (`image`), so a damaged background is refused at import.
-            if let sources { asset = sources.image(s, at: imn)?.asset } else {
+            if let sources {
+                asset = sources.image(s, at: imn)?.asset
+            } else {
                 do { asset = try AssetRef(path: s) } catch { imn.report("\(error)") }
             }
             if let asset { image = try? BackgroundImage(asset: asset, mode: mode ?? .tile, opacity: opacity ?? 1) }
@@ -60,8 +64,9 @@ extension Paper {
         let spacing = o.optional("spacing")?.length(dpi: dpi, in: 1...1e5)
         let color = o.optional("color")?.color()
         let margin = o.optional("margin")?.length(dpi: dpi, in: 0...1e5)
-        return try? Paper(pattern: pattern ?? .dots, spacing: spacing ?? Paper.defaultSpacing.pixels(dpi: dpi),
-                          color: color ?? Paper.defaultColor, margin: margin ?? 0)
+        return try? Paper(
+            pattern: pattern ?? .dots, spacing: spacing ?? Paper.defaultSpacing.pixels(dpi: dpi),
+            color: color ?? Paper.defaultColor, margin: margin ?? 0)
     }
 }
 
@@ -135,8 +140,9 @@ extension Page {
         }
         guard let id, let w, let h, ctx.problems.count == before else { return nil }
         do {
-            return try Page(id: id, size: PageSize(width: w, height: h), dpi: dpi, background: background, margin: margin,
-                            slots: slots, elements: elements, limits: ctx.limits)
+            return try Page(
+                id: id, size: PageSize(width: w, height: h), dpi: dpi, background: background, margin: margin,
+                slots: slots, elements: elements, limits: ctx.limits)
         } catch {
             node.report("\(error)")
             return nil

@@ -7,9 +7,10 @@ extension Stroke {
         if tool != .eraser || color != .black { o["color"] = .string(color.description) }
         if opacity != 1 { o["opacity"] = .number(opacity) }
         if tool.usesPoints {
-            o["points"] = .array(points.map { p in
-                .array(p.pressure.map { [.number(p.x), .number(p.y), .number($0)] } ?? [.number(p.x), .number(p.y)])
-            })
+            o["points"] = .array(
+                points.map { p in
+                    .array(p.pressure.map { [.number(p.x), .number(p.y), .number($0)] } ?? [.number(p.x), .number(p.y)])
+                })
         }
         if let f = from { o["from"] = [.number(f.x), .number(f.y)] }
         if let t = to { o["to"] = [.number(t.x), .number(t.y)] }
@@ -43,7 +44,8 @@ extension Stroke {
                 for item in items {
                     // Fast path for the common [x, y] / [x, y, p] of plain numbers.
                     if case .array(let xs) = item.value, xs.count == 2 || xs.count == 3,
-                       case .number(let x) = xs[0], case .number(let y) = xs[1], abs(x) <= 1e7, abs(y) <= 1e7 {
+                        case .number(let x) = xs[0], case .number(let y) = xs[1], abs(x) <= 1e7, abs(y) <= 1e7
+                    {
                         if xs.count == 2 { points.append(StrokePoint(x, y)); continue }
                         if case .number(let p) = xs[2], p >= 0, p <= 1 { points.append(StrokePoint(x, y, pressure: p)); continue }
                     }
@@ -72,10 +74,11 @@ extension Stroke {
         let dashOffset = o.optional("dashOffset")?.length(dpi: dpi)
         guard let tool, let width, ctx.problems.count == before else { return nil }
         do {
-            return try Stroke(tool: tool, color: color ?? .black, width: width, opacity: opacity ?? 1, points: points,
-                              from: from, to: to, d: d, fill: fill, fillRule: fillRule ?? .nonZero, cap: cap ?? .round,
-                              join: join ?? .round, miterLimit: miter ?? 10, dash: dash, dashOffset: dashOffset ?? 0,
-                              limits: ctx.limits)
+            return try Stroke(
+                tool: tool, color: color ?? .black, width: width, opacity: opacity ?? 1, points: points,
+                from: from, to: to, d: d, fill: fill, fillRule: fillRule ?? .nonZero, cap: cap ?? .round,
+                join: join ?? .round, miterLimit: miter ?? 10, dash: dash, dashOffset: dashOffset ?? 0,
+                limits: ctx.limits)
         } catch {
             // Report each broken guarantee at its own field.
             let probe = Stroke(unchecked: tool, width: width, points: points, from: from, to: to, d: d, dash: dash)

@@ -75,7 +75,9 @@ public struct JSONNode {
     public func checked(_ d: Double, in range: ClosedRange<Double>) -> Double? {
         guard d.isFinite else { report("must be a finite number (got \(d))"); return nil }
         guard range.contains(d) else {
-            report("must be between \(JSONWriter.formatNumber(range.lowerBound)) and \(JSONWriter.formatNumber(range.upperBound)) (got \(JSONWriter.formatNumber(d)))")
+            report(
+                "must be between \(JSONWriter.formatNumber(range.lowerBound)) and \(JSONWriter.formatNumber(range.upperBound)) (got \(JSONWriter.formatNumber(d)))"
+            )
             return nil
         }
         return d

@@ -19,8 +19,9 @@ public enum JSONParser {
     /// Parses `bytes` (UTF-8). Throws `JSONSyntaxError` naming `file`, line and column.
     public static func parse(_ bytes: [UInt8], file: String? = nil, limits: JSONLimits = .default) throws -> JSONValue {
         guard bytes.count <= limits.maxBytes else {
-            throw JSONSyntaxError(file: file, line: 1, column: 1,
-                                  message: "JSON is \(bytes.count) bytes, over the limit of \(limits.maxBytes) bytes")
+            throw JSONSyntaxError(
+                file: file, line: 1, column: 1,
+                message: "JSON is \(bytes.count) bytes, over the limit of \(limits.maxBytes) bytes")
         }
         var p = Parser(bytes: bytes, file: file, maxDepth: limits.maxDepth)
         return try bytes.withUnsafeBufferPointer { buf in
@@ -149,7 +150,9 @@ private struct Parser {
         if buf[pos] == UInt8(ascii: "0") {
             pos += 1
             if pos < buf.count && buf[pos] >= 0x30 && buf[pos] <= 0x39 { throw error("invalid number: leading zero", at: start) }
-        } else if digits() == 0 { throw error("invalid number", at: start) }
+        } else if digits() == 0 {
+            throw error("invalid number", at: start)
+        }
         if pos < buf.count && buf[pos] == UInt8(ascii: ".") {
             pos += 1
             if digits() == 0 { throw error("invalid number: no digits after '.'", at: start) }

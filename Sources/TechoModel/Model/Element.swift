@@ -115,7 +115,8 @@ public struct PhotoContent: Hashable, Sendable {
         guard radius.isFinite, radius >= 0, radius <= 1e5 else { throw ValueError("radius must be ≥ 0 (got \(radius))") }
         if let c = crop {
             guard c.isFinite, c.width >= 1, c.height >= 1, c.minX >= 0, c.minY >= 0,
-                  c.maxX <= image.naturalWidth, c.maxY <= image.naturalHeight else {
+                c.maxX <= image.naturalWidth, c.maxY <= image.naturalHeight
+            else {
                 throw ValueError("crop \(c) must be inside the \(image.naturalWidth)x\(image.naturalHeight) picture and at least 1 px")
             }
         }
@@ -235,8 +236,10 @@ public struct Element: Hashable, Sendable {
     /// The content.
     public var content: Content
 
-    public init(id: String, content: Content, placement: Placement = .identity, opacity: Double = 1, hidden: Bool = false,
-                clip: SlotFrame? = nil) throws {
+    public init(
+        id: String, content: Content, placement: Placement = .identity, opacity: Double = 1, hidden: Bool = false,
+        clip: SlotFrame? = nil
+    ) throws {
         try Identifier.validate(id, what: "element id")
         guard opacity >= 0 && opacity <= 1 else { throw ValueError("opacity must be between 0 and 1 (got \(opacity))") }
         if case .ink = content, placement != .identity { throw ValueError("ink elements have no transform") }

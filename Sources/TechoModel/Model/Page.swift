@@ -26,8 +26,10 @@ public struct Page: Hashable, Sendable {
     /// The default resolution.
     public static let defaultDPI: Double = 300
 
-    public init(id: String, size: PageSize? = nil, dpi: Double = Page.defaultDPI, background: Background = Background(),
-                margin: Double = 0, slots: [Slot] = [], elements: [Element] = [], limits: ModelLimits = .default) throws {
+    public init(
+        id: String, size: PageSize? = nil, dpi: Double = Page.defaultDPI, background: Background = Background(),
+        margin: Double = 0, slots: [Slot] = [], elements: [Element] = [], limits: ModelLimits = .default
+    ) throws {
         try Identifier.validate(id, what: "page id")
         guard Page.dpiRange.contains(dpi) else { throw ValueError("dpi must be between 10 and 4800 (got \(dpi))") }
         let s = try size ?? PageSize(parsing: PageSize.defaultName, dpi: dpi)

@@ -65,10 +65,12 @@ public struct Stroke: Hashable, Sendable {
     /// Offset into the dash pattern, pixels. Default 0.
     public var dashOffset: Double
 
-    public init(tool: Tool, color: RGBA = .black, width: Double = 4, opacity: Double = 1, points: [StrokePoint] = [],
-                from: Point? = nil, to: Point? = nil, d: String? = nil, fill: RGBA? = nil, fillRule: FillRule = .nonZero,
-                cap: LineCap = .round, join: LineJoin = .round, miterLimit: Double = 10, dash: [Double]? = nil,
-                dashOffset: Double = 0, limits: ModelLimits = .default) throws {
+    public init(
+        tool: Tool, color: RGBA = .black, width: Double = 4, opacity: Double = 1, points: [StrokePoint] = [],
+        from: Point? = nil, to: Point? = nil, d: String? = nil, fill: RGBA? = nil, fillRule: FillRule = .nonZero,
+        cap: LineCap = .round, join: LineJoin = .round, miterLimit: Double = 10, dash: [Double]? = nil,
+        dashOffset: Double = 0, limits: ModelLimits = .default
+    ) throws {
         self.tool = tool; self.color = color; self.width = width; self.opacity = opacity; self.points = points
         self.from = from; self.to = to; self.d = d; self.fill = fill; self.fillRule = fillRule; self.cap = cap
         self.join = join; self.miterLimit = miterLimit; self.dash = dash; self.dashOffset = dashOffset

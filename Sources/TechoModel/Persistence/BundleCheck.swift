@@ -59,8 +59,10 @@ extension JournalStore {
                     do { try assetProbe(bytes, ref.path) } catch {
                         let text = "\(error)"
                         let prefix = "\(ref.path): "
-                        add(ref.path, "cannot be used (used by \(users.sorted().joined(separator: ", "))): "
-                            + (text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text))
+                        add(
+                            ref.path,
+                            "cannot be used (used by \(users.sorted().joined(separator: ", "))): "
+                                + (text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text))
                     }
                 }
             } catch let e as PathError where e.message.contains("outside") {

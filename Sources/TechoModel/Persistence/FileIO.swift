@@ -2,8 +2,9 @@
 // target, fsync the folder; a crash at any moment leaves the old or the new file, never a mix.
 
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Points in a save where a test can inject a crash.
@@ -30,8 +31,10 @@ enum FileIO {
     }
 
     /// `readFile`, with the fingerprint of the file that was read (from the open descriptor).
-    static func readFileAndFingerprint(_ url: URL, name: String, limit: Int = 1 << 30,
-                                       followSymlinks: Bool = false) throws -> (bytes: [UInt8], fingerprint: SourceFingerprint)? {
+    static func readFileAndFingerprint(
+        _ url: URL, name: String, limit: Int = 1 << 30,
+        followSymlinks: Bool = false
+    ) throws -> (bytes: [UInt8], fingerprint: SourceFingerprint)? {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followSymlinks ? 0 : O_NOFOLLOW))
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -57,8 +60,10 @@ enum FileIO {
     /// Writes `bytes` to `url` atomically, and durably when `durable`: the data is synced before
     /// the rename, and the folder after it unless `syncFolder` is false (the caller then syncs
     /// the folder once for a batch of files).
-    static func writeAtomically(_ bytes: [UInt8], to url: URL, name: String, hook: FaultHook?, durable: Bool = true,
-                                syncFolder: Bool = true, onRenamed: () -> Void = {}) throws {
+    static func writeAtomically(
+        _ bytes: [UInt8], to url: URL, name: String, hook: FaultHook?, durable: Bool = true,
+        syncFolder: Bool = true, onRenamed: () -> Void = {}
+    ) throws {
         let dir = url.deletingLastPathComponent()
         let temp = dir.appendingPathComponent("\(tempPrefix)\(url.lastPathComponent)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)

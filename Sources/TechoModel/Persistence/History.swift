@@ -52,12 +52,13 @@ struct HistoryStep: Equatable {
     var json: JSONValue {
         [
             "description": .string(description),
-            "files": .array(files.map { f in
-                [
-                    "path": .string(f.path), "start": .number(Double(f.diff.start)),
-                    "removed": .array(f.diff.removed.map(JSONValue.string)), "inserted": .array(f.diff.inserted.map(JSONValue.string)),
-                ]
-            }),
+            "files": .array(
+                files.map { f in
+                    [
+                        "path": .string(f.path), "start": .number(Double(f.diff.start)),
+                        "removed": .array(f.diff.removed.map(JSONValue.string)), "inserted": .array(f.diff.inserted.map(JSONValue.string)),
+                    ]
+                }),
         ]
     }
 

@@ -3,8 +3,9 @@
 // atomic: after a crash the next opener completes it. See docs/decisions/storage.md.
 
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The pages of a journal inside a transaction, by id.
@@ -64,8 +65,10 @@ public final class JournalStore {
     /// folder beside `url` and renamed into place, so a failure leaves nothing behind.
     /// - Parameter assets: each asset and where its bytes are (a file is hashed again only when
     ///   its fingerprint changed since it was hashed).
-    public static func create(at url: URL, journal: Journal, pages: [Page], assets: [AssetImport] = [],
-                              limits: ModelLimits = .default) throws -> JournalStore {
+    public static func create(
+        at url: URL, journal: Journal, pages: [Page], assets: [AssetImport] = [],
+        limits: ModelLimits = .default
+    ) throws -> JournalStore {
         let dest = url.standardizedFileURL
         let name = dest.lastPathComponent
         if FileManager.default.fileExists(atPath: dest.path) {
@@ -98,10 +101,13 @@ public final class JournalStore {
     }
 
     /// `create` with each asset read from a file and verified against its hash.
-    public static func create(at url: URL, journal: Journal, pages: [Page], assets: [AssetRef: URL],
-                              limits: ModelLimits = .default) throws -> JournalStore {
-        try create(at: url, journal: journal, pages: pages, assets: assets.map { AssetImport(ref: $0.key, source: .file($0.value, nil)) },
-                   limits: limits)
+    public static func create(
+        at url: URL, journal: Journal, pages: [Page], assets: [AssetRef: URL],
+        limits: ModelLimits = .default
+    ) throws -> JournalStore {
+        try create(
+            at: url, journal: journal, pages: pages, assets: assets.map { AssetImport(ref: $0.key, source: .file($0.value, nil)) },
+            limits: limits)
     }
 
     // MARK: Reading
@@ -149,8 +155,10 @@ public final class JournalStore {
     ///   removed again when the change fails before its commit point or changes nothing, so a
     ///   failed command leaves the bundle as it was. Default none.
     @discardableResult
-    public func transaction<R>(description: String, importing: [AssetImport] = [],
-                               _ body: (inout Journal, inout PageSet) throws -> R) throws -> R {
+    public func transaction<R>(
+        description: String, importing: [AssetImport] = [],
+        _ body: (inout Journal, inout PageSet) throws -> R
+    ) throws -> R {
         try locked {
             let ((journal0, pages0), raw) = try load()
             var journal = journal0, pages = pages0
@@ -167,9 +175,11 @@ public final class JournalStore {
             if writes.isEmpty { return result }
             var state = try readState()
             let n = state.current + 1
-            let step = HistoryStep(description: description, files: writes.map { w in
-                (w.path, LineDiff(from: LineDiff.lines(raw[w.path]), to: LineDiff.lines(w.bytes)))
-            })
+            let step = HistoryStep(
+                description: description,
+                files: writes.map { w in
+                    (w.path, LineDiff(from: LineDiff.lines(raw[w.path]), to: LineDiff.lines(w.bytes)))
+                })
             // Drop the redo branch, then the oldest steps beyond the limit.
             for k in stride(from: state.top, to: state.current, by: -1) where k > n { writes.append((JournalStore.stepPath(k), nil)) }
             writes.append((JournalStore.stepPath(n), step.json.serializedBytes()))
@@ -237,7 +247,8 @@ public final class JournalStore {
             for (path, diff) in step.files {
                 let current = try FileIO.readFile(file(path), name: path, limit: limits.json.maxBytes)
                 guard let lines = (forward ? diff : diff.inverted).apply(to: LineDiff.lines(current)) else {
-                    throw StorageError(path: path, message: "changed outside techo since step \(n) (\"\(step.description)\"); cannot \(forward ? "redo" : "undo") it")
+                    throw StorageError(
+                        path: path, message: "changed outside techo since step \(n) (\"\(step.description)\"); cannot \(forward ? "redo" : "undo") it")
                 }
                 writes.append((path, LineDiff.bytes(lines)))
             }
@@ -321,11 +332,15 @@ public final class JournalStore {
     /// `onCommitPoint` is called once the record is on disk: from then on the change happens,
     /// if not now then at the next open.
     private func commit(_ writes: [(path: String, bytes: [UInt8]?)], onCommitPoint: () -> Void = {}) throws {
-        let record: JSONValue = ["writes": .array(writes.map { w in
-            ["path": .string(w.path), "content": w.bytes.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null]
-        })]
-        try FileIO.writeAtomically(record.serializedBytes(), to: file(JournalStore.pendingFile), name: JournalStore.pendingFile,
-                                   hook: faultHook, durable: durable, onRenamed: onCommitPoint)
+        let record: JSONValue = [
+            "writes": .array(
+                writes.map { w in
+                    ["path": .string(w.path), "content": w.bytes.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null]
+                })
+        ]
+        try FileIO.writeAtomically(
+            record.serializedBytes(), to: file(JournalStore.pendingFile), name: JournalStore.pendingFile,
+            hook: faultHook, durable: durable, onRenamed: onCommitPoint)
         try apply(writes)
         // Applying is idempotent, so losing this unlink to a crash only means applying again.
         try FileIO.remove(file(JournalStore.pendingFile), name: JournalStore.pendingFile, syncFolder: false)
@@ -361,7 +376,8 @@ public final class JournalStore {
                     let content = wo.required("content")
                     wo.finish()
                     guard let path, let content else { continue }
-                    let allowed = JournalStore.isManagedPath(path) || path == JournalStore.stateFile
+                    let allowed =
+                        JournalStore.isManagedPath(path) || path == JournalStore.stateFile
                         || (path.hasPrefix("history/") && Int(path.dropFirst(8).dropLast(5)).map { _ in path.hasSuffix(".json") } == true)
                     if !allowed { item.report("\"\(path)\" is not a journal file"); continue }
                     if case .null = content.value { writes.append((path, nil)) } else if let s = content.string() { writes.append((path, Array(s.utf8))) }

@@ -19,7 +19,9 @@ public enum SafePath {
     public static func checkRelative(_ path: String) throws {
         guard !path.isEmpty else { throw PathError(path: path, message: "empty path") }
         guard !path.contains("\0") else { throw PathError(path: path, message: "path contains a NUL byte") }
-        guard !path.hasPrefix("/") && !path.hasPrefix("~") else { throw PathError(path: path, message: "absolute paths are not allowed; give a path relative to the folder") }
+        guard !path.hasPrefix("/") && !path.hasPrefix("~") else {
+            throw PathError(path: path, message: "absolute paths are not allowed; give a path relative to the folder")
+        }
         guard !path.split(separator: "/").contains("..") else { throw PathError(path: path, message: "\"..\" is not allowed in paths") }
     }
 

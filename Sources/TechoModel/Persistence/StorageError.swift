@@ -1,9 +1,9 @@
 // Errors of the bundle storage layer, each naming the file at fault.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A storage operation that failed, naming the file.

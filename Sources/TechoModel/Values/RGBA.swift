@@ -24,7 +24,9 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
 
     /// `#rrggbb`, or `#rrggbbaa` when not opaque: the form the formats write.
     public var description: String {
-        let hex = { (v: UInt8) -> String in let s = String(v, radix: 16); return s.count == 1 ? "0" + s : s }
+        let hex = { (v: UInt8) -> String in
+            let s = String(v, radix: 16); return s.count == 1 ? "0" + s : s
+        }
         return "#" + hex(r) + hex(g) + hex(b) + (a == 255 ? "" : hex(a))
     }
 
@@ -102,8 +104,9 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
                 let amp = sat * min(light, 1 - light)
                 return light - amp * max(-1, min(k - 3, 9 - k, 1))
             }
-            self.init(r: channel(f(0) * 255), g: channel(f(8) * 255), b: channel(f(4) * 255),
-                      a: args.count == 4 ? try alpha(args[3]) : 255)
+            self.init(
+                r: channel(f(0) * 255), g: channel(f(8) * 255), b: channel(f(4) * 255),
+                a: args.count == 4 ? try alpha(args[3]) : 255)
         default:
             throw bad("unknown colour function \"\(fn)()\"")
         }

@@ -15,7 +15,7 @@
 /// The slow, obvious blend of one pixel: `src` (premultiplied) at `coverage` over `dst`.
 /// Every fast kernel must give exactly this.
 func referenceBlend(_ src: RGBA8, _ dst: RGBA8, coverage: UInt8, mode: BlendMode) -> RGBA8 {
-    func r255(_ x: Int) -> Int { (2 * x + 255) / 510 }        // round(x / 255), x ≥ 0
+    func r255(_ x: Int) -> Int { (2 * x + 255) / 510 }  // round(x / 255), x ≥ 0
     let c = Int(coverage)
     let s = [Int(src.r), Int(src.g), Int(src.b), Int(src.a)]
     let d = [Int(dst.r), Int(dst.g), Int(dst.b), Int(dst.a)]
@@ -29,8 +29,10 @@ func referenceBlend(_ src: RGBA8, _ dst: RGBA8, coverage: UInt8, mode: BlendMode
             case .sourceOver: out[i] = sc[i] + r255(d[i] * (255 - sa))
             case .destinationOut: out[i] = r255(d[i] * (255 - sa))
             case .multiply:
-                out[i] = i == 3 ? sa + r255(da * (255 - sa))
-                                : r255(sc[i] * (255 - da) + d[i] * (255 - sa) + sc[i] * d[i])
+                out[i] =
+                    i == 3
+                    ? sa + r255(da * (255 - sa))
+                    : r255(sc[i] * (255 - da) + d[i] * (255 - sa) + sc[i] * d[i])
             default: out[i] = sc[i] + d[i] - r255(sc[i] * d[i])
             }
         }
@@ -52,8 +54,10 @@ func referenceBlend(_ src: RGBA8, _ dst: RGBA8, coverage: UInt8, mode: BlendMode
 enum Blend {
     /// Blends one premultiplied source pixel (already scaled by coverage for the linear modes)
     /// into `d[0..<4]`.
-    @inline(__always) static func linear(_ sr: UInt32, _ sg: UInt32, _ sb: UInt32, _ sa: UInt32,
-                                         _ d: UnsafeMutablePointer<UInt8>, _ mode: BlendMode) {
+    @inline(__always) static func linear(
+        _ sr: UInt32, _ sg: UInt32, _ sb: UInt32, _ sa: UInt32,
+        _ d: UnsafeMutablePointer<UInt8>, _ mode: BlendMode
+    ) {
         let dr = UInt32(d[0]), dg = UInt32(d[1]), db = UInt32(d[2]), da = UInt32(d[3])
         switch mode {
         case .sourceOver:
@@ -85,8 +89,10 @@ enum Blend {
     }
 
     /// Blends `src` (unscaled) at coverage `c` into `d[0..<4]`, for any mode.
-    @inline(__always) static func pixel(_ sr: UInt32, _ sg: UInt32, _ sb: UInt32, _ sa: UInt32, coverage c: UInt32,
-                                        _ d: UnsafeMutablePointer<UInt8>, _ mode: BlendMode) {
+    @inline(__always) static func pixel(
+        _ sr: UInt32, _ sg: UInt32, _ sb: UInt32, _ sa: UInt32, coverage c: UInt32,
+        _ d: UnsafeMutablePointer<UInt8>, _ mode: BlendMode
+    ) {
         switch mode {
         case .sourceOver, .destinationOut, .multiply, .screen:
             if c == 255 {
@@ -116,8 +122,10 @@ enum Blend {
     }
 
     /// Source-over of one colour through coverage, four channels at once as SIMD lanes.
-    static func solidSpanSourceOver(_ src: RGBA8, coverage: UnsafePointer<UInt8>, count: Int,
-                                    _ d: UnsafeMutablePointer<UInt8>) {
+    static func solidSpanSourceOver(
+        _ src: RGBA8, coverage: UnsafePointer<UInt8>, count: Int,
+        _ d: UnsafeMutablePointer<UInt8>
+    ) {
         let s = SIMD4<UInt32>(UInt32(src.r), UInt32(src.g), UInt32(src.b), UInt32(src.a))
         let full = SIMD4<UInt8>(src.r, src.g, src.b, src.a)
         let fullInverse = 255 - UInt32(src.a)
@@ -142,8 +150,10 @@ enum Blend {
     }
 
     /// Blends one solid colour through a coverage span into `count` pixels at `d`.
-    static func solidSpan(_ src: RGBA8, coverage: UnsafePointer<UInt8>, count: Int,
-                          _ d: UnsafeMutablePointer<UInt8>, _ mode: BlendMode) {
+    static func solidSpan(
+        _ src: RGBA8, coverage: UnsafePointer<UInt8>, count: Int,
+        _ d: UnsafeMutablePointer<UInt8>, _ mode: BlendMode
+    ) {
         if mode == .sourceOver && src.a != 255 {
             solidSpanSourceOver(src, coverage: coverage, count: count, d)
             return
@@ -171,8 +181,10 @@ enum Blend {
     }
 
     /// Source-over of per-pixel sources through coverage, as SIMD lanes.
-    static func spanSourceOver(_ src: UnsafePointer<UInt8>, coverage: UnsafePointer<UInt8>, count: Int,
-                               _ d: UnsafeMutablePointer<UInt8>) {
+    static func spanSourceOver(
+        _ src: UnsafePointer<UInt8>, coverage: UnsafePointer<UInt8>, count: Int,
+        _ d: UnsafeMutablePointer<UInt8>
+    ) {
         let raw = UnsafeMutableRawPointer(d), sraw = UnsafeRawPointer(src)
         for i in 0..<count {
             let c = UInt32(coverage[i])
@@ -193,8 +205,10 @@ enum Blend {
     }
 
     /// Blends a span of per-pixel premultiplied sources at per-pixel coverage into `d`.
-    static func span(_ src: UnsafePointer<UInt8>, coverage: UnsafePointer<UInt8>, count: Int,
-                     _ d: UnsafeMutablePointer<UInt8>, _ mode: BlendMode) {
+    static func span(
+        _ src: UnsafePointer<UInt8>, coverage: UnsafePointer<UInt8>, count: Int,
+        _ d: UnsafeMutablePointer<UInt8>, _ mode: BlendMode
+    ) {
         if mode == .sourceOver {
             spanSourceOver(src, coverage: coverage, count: count, d)
             return

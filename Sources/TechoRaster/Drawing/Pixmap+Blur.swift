@@ -80,8 +80,10 @@ extension Pixmap {
 
     /// One box blur of half-width `radius` along `count` lines of `length` pixels, transparent
     /// outside, with rounding: out = round(sum / (2r + 1)).
-    static func boxPass(_ data: inout [UInt8], _ tmp: inout [UInt8], count: Int, length: Int, step: Int,
-                        lineStride: Int, radius r: Int) {
+    static func boxPass(
+        _ data: inout [UInt8], _ tmp: inout [UInt8], count: Int, length: Int, step: Int,
+        lineStride: Int, radius r: Int
+    ) {
         let div = UInt32(2 * r + 1)
         let half = div / 2
         let m = Pixmap.reciprocal(div)

@@ -19,8 +19,9 @@ extension Pixmap {
     /// `ceil(width / nx) × ceil(height / ny)`. Traps unless both are in
     /// `1...maxDownsampleFactor`.
     public func downsampled(byX nx: Int, byY ny: Int) -> Pixmap {
-        precondition(nx >= 1 && ny >= 1 && nx <= Pixmap.maxDownsampleFactor && ny <= Pixmap.maxDownsampleFactor,
-                     "downsample factors must be in 1...\(Pixmap.maxDownsampleFactor), got \(nx)x\(ny)")
+        precondition(
+            nx >= 1 && ny >= 1 && nx <= Pixmap.maxDownsampleFactor && ny <= Pixmap.maxDownsampleFactor,
+            "downsample factors must be in 1...\(Pixmap.maxDownsampleFactor), got \(nx)x\(ny)")
         if nx == 1 && ny == 1 { return self }
         let n = nx
         let ow = (width + nx - 1) / nx, oh = (height + ny - 1) / ny

@@ -43,9 +43,11 @@ extension Pixmap {
     ///   - blendMode: Default `.sourceOver`.
     ///   - filter: Default `.bilinear`.
     ///   - clip: only pixels inside the mask are drawn. Default none.
-    public mutating func draw(_ image: Pixmap, transform: Transform, opacity: Double = 1,
-                              blendMode: BlendMode = .sourceOver, filter: ImageFilter = .bilinear,
-                              clip: Mask? = nil) {
+    public mutating func draw(
+        _ image: Pixmap, transform: Transform, opacity: Double = 1,
+        blendMode: BlendMode = .sourceOver, filter: ImageFilter = .bilinear,
+        clip: Mask? = nil
+    ) {
         switch ImageRoute(image, transform: transform, opacity: opacity, blendMode: blendMode, filter: filter) {
         case .nothing:
             return
@@ -81,8 +83,9 @@ extension Pixmap {
                 for y in box.y0..<box.y1 {
                     cov.update(repeating: alpha, count: n)
                     clip?.apply(to: cov, x: box.x0, y: y, count: n)
-                    Blend.span(s + 4 * ((y - dy) * iw + (box.x0 - dx)), coverage: cov, count: n,
-                               d + 4 * (y * w + box.x0), mode)
+                    Blend.span(
+                        s + 4 * ((y - dy) * iw + (box.x0 - dx)), coverage: cov, count: n,
+                        d + 4 * (y * w + box.x0), mode)
                 }
             }
         }
@@ -95,8 +98,10 @@ extension Pixmap {
     /// - Parameters:
     ///   - opacity: 0...1. Default 1.
     ///   - blendMode: Default `.sourceOver`.
-    public mutating func composite(_ layer: Pixmap, x: Int, y: Int, opacity: Double = 1,
-                                   blendMode: BlendMode = .sourceOver) {
+    public mutating func composite(
+        _ layer: Pixmap, x: Int, y: Int, opacity: Double = 1,
+        blendMode: BlendMode = .sourceOver
+    ) {
         let alpha = UInt8((clamp01(opacity) * 255).rounded())
         blendImage(layer, dx: x, dy: y, alpha: alpha, mode: blendMode, clip: nil)
     }
@@ -163,8 +168,10 @@ struct SamplePlan {
     /// Calls `body(y, x, coverage, colours, count)` for each device row the image covers in a
     /// `width × height` target: coverage (edge, clip and opacity) and the sampled premultiplied
     /// colours of pixels `x..<x+count`, ready to blend.
-    func rows(filter: ImageFilter, clip: Mask?, width: Int, height: Int,
-              _ body: (Int, Int, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int) -> Void) {
+    func rows(
+        filter: ImageFilter, clip: Mask?, width: Int, height: Int,
+        _ body: (Int, Int, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int) -> Void
+    ) {
         var box = IntRect(x0: 0, y0: 0, x1: width, y1: height)
         if let clip { box = box.intersection(clip.bounds) }
         let row = UnsafeMutablePointer<UInt8>.allocate(capacity: 4 * max(1, width))
@@ -181,11 +188,13 @@ struct SamplePlan {
                 let u0 = inverse.a * (Double(x) + 0.5) + inverse.c * (Double(y) + 0.5) + inverse.tx
                 let v0 = inverse.b * (Double(x) + 0.5) + inverse.d * (Double(y) + 0.5) + inverse.ty
                 if filter == .nearest {
-                    Sampler.nearestRow(s, width: source.width, height: source.height, u0: u0, v0: v0,
-                                       du: inverse.a, dv: inverse.b, count: cov.count, into: row)
+                    Sampler.nearestRow(
+                        s, width: source.width, height: source.height, u0: u0, v0: v0,
+                        du: inverse.a, dv: inverse.b, count: cov.count, into: row)
                 } else {
-                    Sampler.bilinearRow(s, width: source.width, height: source.height, u0: u0 - 0.5, v0: v0 - 0.5,
-                                        du: inverse.a, dv: inverse.b, count: cov.count, into: row)
+                    Sampler.bilinearRow(
+                        s, width: source.width, height: source.height, u0: u0 - 0.5, v0: v0 - 0.5,
+                        du: inverse.a, dv: inverse.b, count: cov.count, into: row)
                 }
                 body(y, x, c, row, cov.count)
             }
@@ -202,8 +211,10 @@ struct SamplePlan {
 enum Sampler {
     /// Nearest-neighbour samples along a row: pixel i takes source pixel
     /// `floor(u0 + i·du), floor(v0 + i·dv)`, clamped to the image.
-    static func nearestRow(_ s: UnsafePointer<UInt8>, width: Int, height: Int, u0: Double, v0: Double,
-                           du: Double, dv: Double, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+    static func nearestRow(
+        _ s: UnsafePointer<UInt8>, width: Int, height: Int, u0: Double, v0: Double,
+        du: Double, dv: Double, count: Int, into out: UnsafeMutablePointer<UInt8>
+    ) {
         for i in 0..<count {
             let u = u0 + Double(i) * du, v = v0 + Double(i) * dv
             let xi = floorInt(clampSample(u, Double(width - 1)))
@@ -216,8 +227,10 @@ enum Sampler {
     /// Bilinear samples along a row at source positions `(u0 + i·du, v0 + i·dv)` measured in
     /// pixel-centre units (pixel k's centre at k), edges clamped. Weights are 8-bit fixed point
     /// and the same rounding applies to every channel, so colour never exceeds alpha.
-    static func bilinearRow(_ s: UnsafePointer<UInt8>, width: Int, height: Int, u0: Double, v0: Double,
-                            du: Double, dv: Double, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+    static func bilinearRow(
+        _ s: UnsafePointer<UInt8>, width: Int, height: Int, u0: Double, v0: Double,
+        du: Double, dv: Double, count: Int, into out: UnsafeMutablePointer<UInt8>
+    ) {
         let maxX = width - 1, maxY = height - 1
         for i in 0..<count {
             let u = u0 + Double(i) * du, v = v0 + Double(i) * dv

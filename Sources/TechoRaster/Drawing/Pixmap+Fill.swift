@@ -13,8 +13,10 @@ extension Pixmap {
     ///   - rule: which points are inside. Default `.nonZero`.
     ///   - transform: path space to pixels. Default identity.
     ///   - clip: only pixels inside the mask are drawn, scaled by its coverage. Default none.
-    public mutating func fill(_ path: Path, paint: Paint, rule: FillRule = .nonZero,
-                              transform: Transform = .identity, clip: Mask? = nil) {
+    public mutating func fill(
+        _ path: Path, paint: Paint, rule: FillRule = .nonZero,
+        transform: Transform = .identity, clip: Mask? = nil
+    ) {
         fill(deviceContours(path, transform: transform), paint: paint, rule: rule, clip: clip)
     }
 
@@ -37,8 +39,10 @@ extension Pixmap {
 
     /// Calls `body(y, x, coverage, count)` for each row a fill covers in a `width × height`
     /// target, the clip applied: what `fill` blends with the paint's colour.
-    static func fillRows(_ contours: Polylines, paint: Paint, rule: FillRule, clip: Mask?, width: Int, height: Int,
-                         _ body: (Int, Int, UnsafeMutablePointer<UInt8>, Int) -> Void) {
+    static func fillRows(
+        _ contours: Polylines, paint: Paint, rule: FillRule, clip: Mask?, width: Int, height: Int,
+        _ body: (Int, Int, UnsafeMutablePointer<UInt8>, Int) -> Void
+    ) {
         var box = IntRect(x0: 0, y0: 0, x1: width, y1: height)
         if let clip { box = box.intersection(clip.bounds) }
         let src = paint.color.premultiplied8
@@ -56,8 +60,10 @@ extension Pixmap {
     func coverageRows(_ path: Path, rule: FillRule = .nonZero, transform: Transform = .identity) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: width * height)
         let w = width
-        Rasterizer.rasterize(deviceContours(path, transform: transform), rule: rule,
-                             clip: IntRect(x0: 0, y0: 0, x1: width, y1: height)) { y, x, cov in
+        Rasterizer.rasterize(
+            deviceContours(path, transform: transform), rule: rule,
+            clip: IntRect(x0: 0, y0: 0, x1: width, y1: height)
+        ) { y, x, cov in
             for i in 0..<cov.count { out[y * w + x + i] = cov[i] }
         }
         return out

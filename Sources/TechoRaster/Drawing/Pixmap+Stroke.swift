@@ -14,8 +14,10 @@ extension Pixmap {
     /// - Parameters:
     ///   - transform: path space to pixels. Default identity.
     ///   - clip: only pixels inside the mask are drawn. Default none.
-    public mutating func stroke(_ path: Path, style: StrokeStyle, paint: Paint,
-                                transform: Transform = .identity, clip: Mask? = nil) {
+    public mutating func stroke(
+        _ path: Path, style: StrokeStyle, paint: Paint,
+        transform: Transform = .identity, clip: Mask? = nil
+    ) {
         guard transform.isFinite else { return }
         let scale = transform.maxScale
         guard scale > 0 && scale.isFinite else { return }

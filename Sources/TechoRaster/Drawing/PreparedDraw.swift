@@ -35,14 +35,18 @@ public struct PreparedDraw: Sendable {
     }
 
     /// `Pixmap.fill(path, paint:rule:transform:clip:)` on a `width × height` target.
-    public init(filling path: Path, paint: Paint, rule: FillRule = .nonZero, transform: Transform = .identity,
-                clip: Mask? = nil, width: Int, height: Int) {
+    public init(
+        filling path: Path, paint: Paint, rule: FillRule = .nonZero, transform: Transform = .identity,
+        clip: Mask? = nil, width: Int, height: Int
+    ) {
         self.width = width
         self.height = height
         mode = paint.blendMode
         var starts: [Int32] = [], coverage: [UInt8] = []
-        Pixmap.fillRows(deviceContours(path, transform: transform), paint: paint, rule: rule, clip: clip,
-                        width: width, height: height) { y, x, c, n in
+        Pixmap.fillRows(
+            deviceContours(path, transform: transform), paint: paint, rule: rule, clip: clip,
+            width: width, height: height
+        ) { y, x, c, n in
             starts.append(contentsOf: [Int32(y), Int32(x), Int32(n)])
             coverage.append(contentsOf: UnsafeBufferPointer(start: c, count: n))
         }
@@ -50,8 +54,10 @@ public struct PreparedDraw: Sendable {
     }
 
     /// `Pixmap.draw(image, transform:opacity:blendMode:filter:clip:)` on a `width × height` target.
-    public init(drawing image: Pixmap, transform: Transform, opacity: Double = 1, blendMode: BlendMode = .sourceOver,
-                filter: ImageFilter = .bilinear, clip: Mask? = nil, width: Int, height: Int) {
+    public init(
+        drawing image: Pixmap, transform: Transform, opacity: Double = 1, blendMode: BlendMode = .sourceOver,
+        filter: ImageFilter = .bilinear, clip: Mask? = nil, width: Int, height: Int
+    ) {
         self.width = width
         self.height = height
         mode = blendMode

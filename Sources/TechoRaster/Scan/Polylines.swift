@@ -42,7 +42,9 @@ struct Polylines {
             if p.y > maxY { maxY = p.y }
         }
         func closeContour() {
-            if xs.count - start >= 2 { ends.append(xs.count) } else {
+            if xs.count - start >= 2 {
+                ends.append(xs.count)
+            } else {
                 xs.removeSubrange(start...); ys.removeSubrange(start...)
             }
             start = xs.count

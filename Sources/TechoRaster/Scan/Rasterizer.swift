@@ -43,14 +43,18 @@ enum Rasterizer {
     /// Every contour is treated as closed.
     ///
     /// - Complexity: O(edges + covered rows × span width); memory O(clipped bbox area) floats.
-    static func rasterize(_ contours: [Contour], rule: FillRule, antiAlias: Bool = true, clip: IntRect,
-                          _ body: (_ y: Int, _ x: Int, _ coverage: UnsafeMutableBufferPointer<UInt8>) -> Void) {
+    static func rasterize(
+        _ contours: [Contour], rule: FillRule, antiAlias: Bool = true, clip: IntRect,
+        _ body: (_ y: Int, _ x: Int, _ coverage: UnsafeMutableBufferPointer<UInt8>) -> Void
+    ) {
         rasterize(Polylines(contours), rule: rule, antiAlias: antiAlias, clip: clip, body)
     }
 
     /// As above, for polylines in flat storage.
-    static func rasterize(_ poly: Polylines, rule: FillRule, antiAlias: Bool = true, clip: IntRect,
-                          _ body: (_ y: Int, _ x: Int, _ coverage: UnsafeMutableBufferPointer<UInt8>) -> Void) {
+    static func rasterize(
+        _ poly: Polylines, rule: FillRule, antiAlias: Bool = true, clip: IntRect,
+        _ body: (_ y: Int, _ x: Int, _ coverage: UnsafeMutableBufferPointer<UInt8>) -> Void
+    ) {
         guard !clip.isEmpty && !poly.isEmpty else { return }
         // Clamp in Double before converting: bounds may be anywhere up to ±1.8e308.
         func clamped(_ v: Double, _ lo: Int, _ hi: Int) -> Int { Int(min(max(v, Double(lo)), Double(hi))) }
@@ -177,8 +181,10 @@ struct EdgeList {
     /// Stores a line already inside the box.
     @inline(__always) private mutating func line(_ px0: Double, _ py0: Double, _ px1: Double, _ py1: Double) {
         let down = py0 < py1
-        let (x0, y0, x1, y1) = down ? (Float(px0), Float(py0), Float(px1), Float(py1))
-                                    : (Float(px1), Float(py1), Float(px0), Float(py0))
+        let (x0, y0, x1, y1) =
+            down
+            ? (Float(px0), Float(py0), Float(px1), Float(py1))
+            : (Float(px1), Float(py1), Float(px0), Float(py0))
         if !(y0 < y1) { return }
         // A height near Float's smallest subnormal makes the slope infinite; such an edge
         // covers no measurable area, and keeping it would turn x into NaN.

@@ -32,8 +32,10 @@ extension LaidOutText {
     ///   - color: the glyph fill; colour emoji keep their own colours.
     ///   - opacity: applied once to the whole text (0…1). Default 1.
     ///   - outline: a stroke around the outline glyphs, under the fill. Default nil.
-    public func draw(into pixmap: inout Pixmap, transform: Transform, color: Color, opacity: Double = 1,
-                     outline: TextOutline? = nil) {
+    public func draw(
+        into pixmap: inout Pixmap, transform: Transform, color: Color, opacity: Double = 1,
+        outline: TextOutline? = nil
+    ) {
         guard transform.isInvertible, opacity > 0, !glyphs.isEmpty else { return }
         let alpha = min(opacity, 1)
         let reach = max(0, outline?.width ?? 0) + 2
@@ -49,8 +51,9 @@ extension LaidOutText {
         let x0 = Int(device.minX.rounded(.down)), y0 = Int(device.minY.rounded(.down))
         let x1 = Int(device.maxX.rounded(.up)), y1 = Int(device.maxY.rounded(.up))
         var layer = Pixmap(width: max(1, x1 - x0), height: max(1, y1 - y0))
-        drawGlyphs(into: &layer, transform: transform.concatenating(.translation(Double(-x0), Double(-y0))),
-                   color: color, outline: outline)
+        drawGlyphs(
+            into: &layer, transform: transform.concatenating(.translation(Double(-x0), Double(-y0))),
+            color: color, outline: outline)
         pixmap.composite(layer, x: x0, y: y0, opacity: alpha)
     }
 

@@ -24,7 +24,7 @@ public struct FontRequest: Hashable, Sendable {
 /// A fallback candidate: a face fontconfig offered, and what it covers.
 struct FallbackCandidate {
     let key: FaceKey
-    let charset: OpaquePointer?   // FcCharSet*, owned (copied); nil means "ask FreeType"
+    let charset: OpaquePointer?  // FcCharSet*, owned (copied); nil means "ask FreeType"
     let isColor: Bool
 }
 
@@ -37,7 +37,7 @@ final class FallbackChain: @unchecked Sendable {
     let emojiIndex: Int?
     /// Set when the requested family is not installed: the family used instead.
     let substitutedFamily: String?
-    var coverCache: [UInt32: Int] = [:]   // scalar → candidate index, -1 for none
+    var coverCache: [UInt32: Int] = [:]  // scalar → candidate index, -1 for none
 
     init(request: FontRequest, candidates: [FallbackCandidate], emojiIndex: Int?, substitutedFamily: String?) {
         self.request = request
@@ -145,7 +145,8 @@ public final class FontCatalog: @unchecked Sendable {
         guard let base = needed.first else { return 0 }
         return locked {
             if CharClass.prefersEmojiPresentation(scalars), let e = chain.emojiIndex,
-               needed.allSatisfy({ covers(chain.candidates[e], $0) }) {
+                needed.allSatisfy({ covers(chain.candidates[e], $0) })
+            {
                 return e
             }
             if needed.count == 1 { return cachedCover(base, chain) }
@@ -207,7 +208,8 @@ public final class FontCatalog: @unchecked Sendable {
                 defer { FcPatternDestroy(prepared) }
                 // Only outline faces and colour bitmap faces can be drawn at any size.
                 guard boolValue(prepared, FC_SCALABLE) || boolValue(prepared, FC_COLOR),
-                      let key = faceKey(prepared), !seen.contains(key) else { continue }
+                    let key = faceKey(prepared), !seen.contains(key)
+                else { continue }
                 if candidates.isEmpty && !FontCatalog.isGeneric(request.family) {
                     // The best match does not carry the requested name: the family is missing.
                     let names = stringValues(prepared, FC_FAMILY)

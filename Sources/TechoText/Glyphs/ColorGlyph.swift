@@ -54,7 +54,8 @@ public struct ColorGlyph: Sendable {
                 for x in 0..<w {
                     let x0 = 2 * x, x1 = min(2 * x + 1, p.width - 1)
                     for c in 0..<4 {
-                        let sum = Int(src[(y0 * p.width + x0) * 4 + c]) + Int(src[(y0 * p.width + x1) * 4 + c])
+                        let sum =
+                            Int(src[(y0 * p.width + x0) * 4 + c]) + Int(src[(y0 * p.width + x1) * 4 + c])
                             + Int(src[(y1 * p.width + x0) * 4 + c]) + Int(src[(y1 * p.width + x1) * 4 + c])
                         out[(y * w + x) * 4 + c] = UInt8((sum + 2) / 4)
                     }
@@ -87,12 +88,14 @@ extension FontFace {
 
     private func loadColorGlyph(_ gid: UInt32) -> ColorGlyph? {
         guard isColorBitmap, let strike = strikeIndex(forSize: .infinity),
-              FT_Select_Size(ft, Int32(strike)) == 0,
-              FT_Load_Glyph(ft, gid, Int32(FT_LOAD_COLOR)) == 0, let slot = ft.pointee.glyph else { return nil }
+            FT_Select_Size(ft, Int32(strike)) == 0,
+            FT_Load_Glyph(ft, gid, Int32(FT_LOAD_COLOR)) == 0, let slot = ft.pointee.glyph
+        else { return nil }
         let bm = slot.pointee.bitmap
         let w = Int(bm.width), h = Int(bm.rows), pitch = Int(bm.pitch)
         guard w > 0, h > 0, w <= 4096, h <= 4096, let buf = bm.buffer,
-              bm.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue) else { return nil }
+            bm.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue)
+        else { return nil }
         var data = [UInt8](repeating: 0, count: w * h * 4)
         for y in 0..<h {
             // A negative pitch means the rows run bottom-up in memory.
@@ -104,8 +107,9 @@ extension FontFace {
             }
         }
         let ppem = Double(ft.pointee.size.pointee.metrics.y_ppem)
-        return ColorGlyph(image: Pixmap(width: w, height: h, premultiplied: data),
-                          left: Double(slot.pointee.bitmap_left), top: Double(slot.pointee.bitmap_top),
-                          ppem: ppem > 0 ? ppem : Double(strikes[strike]))
+        return ColorGlyph(
+            image: Pixmap(width: w, height: h, premultiplied: data),
+            left: Double(slot.pointee.bitmap_left), top: Double(slot.pointee.bitmap_top),
+            ppem: ppem > 0 ? ppem : Double(strikes[strike]))
     }
 }

@@ -37,7 +37,8 @@ extension FontFace {
             guard !isColorBitmap else { return nil }
             let flags = Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)
             guard FT_Load_Glyph(ft, gid, flags) == 0, let slot = ft.pointee.glyph,
-                  slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE else {
+                slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE
+            else {
                 outlineCache[gid] = GlyphOutline(path: Path(), bounds: .null)
                 return outlineCache[gid]
             }
@@ -54,8 +55,12 @@ extension FontFace {
                     s.open = true
                     return 0
                 },
-                line_to: { to, user in sink(user).path.line(to: point(to)); return 0 },
-                conic_to: { c, to, user in sink(user).path.quad(to: point(to), control: point(c)); return 0 },
+                line_to: { to, user in
+                    sink(user).path.line(to: point(to)); return 0
+                },
+                conic_to: { c, to, user in
+                    sink(user).path.quad(to: point(to), control: point(c)); return 0
+                },
                 cubic_to: { c1, c2, to, user in
                     sink(user).path.cubic(to: point(to), control1: point(c1), control2: point(c2))
                     return 0

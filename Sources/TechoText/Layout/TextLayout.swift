@@ -60,8 +60,9 @@ public enum TextLayout {
 
         struct Line { var clusters: [ShapedCluster]; var width: Double; var range: Range<Int> }
         var lines: [Line] = []
-        let shaper = ParagraphShaper(catalog: catalog, chain: chain, sizePx: size,
-                                     disableLigatures: style.letterSpacing != 0)
+        let shaper = ParagraphShaper(
+            catalog: catalog, chain: chain, sizePx: size,
+            disableLigatures: style.letterSpacing != 0)
         var p = 0
         while p <= chars.count {
             var q = p
@@ -107,16 +108,21 @@ public enum TextLayout {
                     if let placed = place(g, x: gx, baseline: baseline, size: size) { glyphs.append(placed) }
                     gx += g.advance
                 }
-                outClusters.append(LaidOutCluster(text: String(c.character), sourceIndex: c.sourceIndex, line: li,
-                                                  face: c.face?.key,
-                                                  rect: Rect(x: pen, y: top, width: c.advance, height: lineHeightPx)))
+                outClusters.append(
+                    LaidOutCluster(
+                        text: String(c.character), sourceIndex: c.sourceIndex, line: li,
+                        face: c.face?.key,
+                        rect: Rect(x: pen, y: top, width: c.advance, height: lineHeightPx)))
                 pen += width(c, style.letterSpacing)
             }
-            outLines.append(LaidOutLine(rect: Rect(x: x0 + indent, y: top, width: line.width, height: lineHeightPx),
-                                        baseline: baseline, sourceRange: line.range))
+            outLines.append(
+                LaidOutLine(
+                    rect: Rect(x: x0 + indent, y: top, width: line.width, height: lineHeightPx),
+                    baseline: baseline, sourceRange: line.range))
         }
-        return LaidOutText(style: style, width: boxWidth, height: boxHeight, glyphs: glyphs, lines: outLines,
-                           clusters: outClusters, warnings: warnings)
+        return LaidOutText(
+            style: style, width: boxWidth, height: boxHeight, glyphs: glyphs, lines: outLines,
+            clusters: outClusters, warnings: warnings)
     }
 
     // MARK: Validation
@@ -171,7 +177,7 @@ public enum TextLayout {
 
     /// May a line break between clusters `a` and `b`?
     static func canBreak(_ a: ShapedCluster, _ b: ShapedCluster) -> Bool {
-        if CharClass.isBreakingSpace(b.first) { return false }   // break after the spaces instead
+        if CharClass.isBreakingSpace(b.first) { return false }  // break after the spaces instead
         if CharClass.isNoLineStart(b.first) || CharClass.isNoLineEnd(a.last) { return false }
         if CharClass.isBreakingSpace(a.last) { return true }
         // After a hyphen inside a word ("well-known"), as UAX #14's HY class allows.
@@ -249,12 +255,14 @@ public enum TextLayout {
         if face.isColorBitmap {
             guard let cg = face.colorGlyph(g.gid) else { return nil }
             let k = size / cg.ppem
-            return PlacedGlyph(face: face.key, glyphID: g.gid, kind: .image(cg),
-                               transform: Transform(a: k, b: 0, c: 0, d: k, tx: px + k * cg.left, ty: py - k * cg.top))
+            return PlacedGlyph(
+                face: face.key, glyphID: g.gid, kind: .image(cg),
+                transform: Transform(a: k, b: 0, c: 0, d: k, tx: px + k * cg.left, ty: py - k * cg.top))
         }
         guard let o = face.outline(g.gid), !o.path.isEmpty else { return nil }
         let s = size / Double(face.unitsPerEm)
-        return PlacedGlyph(face: face.key, glyphID: g.gid, kind: .outline(o),
-                           transform: Transform(a: s, b: 0, c: s * face.key.shear, d: -s, tx: px, ty: py))
+        return PlacedGlyph(
+            face: face.key, glyphID: g.gid, kind: .outline(o),
+            transform: Transform(a: s, b: 0, c: s * face.key.shear, d: -s, tx: px, ty: py))
     }
 }

@@ -31,9 +31,11 @@ public struct TextStyle: Hashable, Sendable {
     /// A stroke around the glyphs, under the fill, or nil. Default nil.
     public var outline: TextOutline?
 
-    public init(font: String = "sans-serif", weight: Int = 400, italic: Bool = false, size: Double = 32,
-                align: TextAlign = .left, lineHeight: Double = 1.2, maxWidth: Double? = nil,
-                letterSpacing: Double = 0, color: Color = .black, outline: TextOutline? = nil) {
+    public init(
+        font: String = "sans-serif", weight: Int = 400, italic: Bool = false, size: Double = 32,
+        align: TextAlign = .left, lineHeight: Double = 1.2, maxWidth: Double? = nil,
+        letterSpacing: Double = 0, color: Color = .black, outline: TextOutline? = nil
+    ) {
         self.font = font
         self.weight = weight
         self.italic = italic

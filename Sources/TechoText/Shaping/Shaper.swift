@@ -143,20 +143,24 @@ struct ParagraphShaper {
             var end = start + 1
             while end < clusters.count && clusters[end].face === clusters[start].face
                 && clusters[end].level == clusters[start].level && scripts[end] == scripts[start]
-                && usesHint(end) == usesHint(start) { end += 1 }
+                && usesHint(end) == usesHint(start)
+            { end += 1 }
             if let face = clusters[start].face {
-                shapeRun(buf, face: face, script: scripts[start], language: usesHint(start) ? language : neutral,
-                         rtl: clusters[start].level % 2 == 1, scalars: scalars,
-                         from: scalarStart[start], to: scalarStart[end], clusterOfScalar: clusterOfScalar,
-                         features: features, into: &clusters)
+                shapeRun(
+                    buf, face: face, script: scripts[start], language: usesHint(start) ? language : neutral,
+                    rtl: clusters[start].level % 2 == 1, scalars: scalars,
+                    from: scalarStart[start], to: scalarStart[end], clusterOfScalar: clusterOfScalar,
+                    features: features, into: &clusters)
             }
             start = end
         }
         return (clusters, baseLevel)
     }
 
-    private func shapeRun(_ buf: OpaquePointer, face: FontFace, script: hb_script_t, language: hb_language_t?, rtl: Bool, scalars: [UInt32], from: Int, to: Int,
-                          clusterOfScalar: [Int32], features: [hb_feature_t], into clusters: inout [ShapedCluster]) {
+    private func shapeRun(
+        _ buf: OpaquePointer, face: FontFace, script: hb_script_t, language: hb_language_t?, rtl: Bool, scalars: [UInt32], from: Int, to: Int,
+        clusterOfScalar: [Int32], features: [hb_feature_t], into clusters: inout [ShapedCluster]
+    ) {
         hb_buffer_clear_contents(buf)
         scalars.withUnsafeBufferPointer { p in
             hb_buffer_add_codepoints(buf, p.baseAddress, Int32(p.count), UInt32(from), Int32(to - from))
@@ -185,9 +189,11 @@ struct ParagraphShaper {
                     continue
                 }
                 let adv = Double(pos[g].x_advance) * scale
-                clusters[k].glyphs.append(ShapedGlyph(face: face, gid: gid, advance: adv,
-                                                      dx: Double(pos[g].x_offset) * scale,
-                                                      dy: -Double(pos[g].y_offset) * scale))
+                clusters[k].glyphs.append(
+                    ShapedGlyph(
+                        face: face, gid: gid, advance: adv,
+                        dx: Double(pos[g].x_offset) * scale,
+                        dy: -Double(pos[g].y_offset) * scale))
                 clusters[k].advance += adv
             }
         }
