@@ -31,10 +31,12 @@ let package = Package(
         .target(name: "CTechoShims", dependencies: ["CLibPNG", "CLibJPEG"]),
 
         .target(name: "TechoGeometry"),
+        // The range of every numeric field, in one table the model, the text engine and every front end read.
+        .target(name: "TechoRules"),
         .target(name: "TechoRaster", dependencies: ["TechoGeometry"]),
         .target(name: "TechoCodecs", dependencies: ["TechoRaster", "CTechoShims", "CLibDeflate", "CLibHeif", "CLibWebP", "CRsvg"]),
-        .target(name: "TechoText", dependencies: ["TechoGeometry", "TechoRaster", "CFreeType", "CHarfBuzz", "CFontconfig"]),
-        .target(name: "TechoModel", dependencies: ["TechoGeometry", "CLibCrypto"]),
+        .target(name: "TechoText", dependencies: ["TechoGeometry", "TechoRaster", "TechoRules", "CFreeType", "CHarfBuzz", "CFontconfig"]),
+        .target(name: "TechoModel", dependencies: ["TechoGeometry", "TechoRules", "CLibCrypto"]),
         .target(name: "TechoRender", dependencies: ["TechoModel", "TechoGeometry", "TechoRaster", "TechoCodecs", "TechoText"]),
         .target(name: "TechoCommands", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoText"]),
         // techo serve: the editor's HTTP server, a thin layer over the same operations as the CLI.

@@ -156,7 +156,7 @@ extension EditorServer {
             var e = p.elements[i]
             guard let o = root.object() else { try ctx.throwIfProblems(); return }
             defer { o.finish() }
-            if let n = o.optional("opacity"), let v = n.number(in: 0...1) { e.opacity = v }
+            if let n = o.optional("opacity"), let v = n.number(FieldRules.opacity) { e.opacity = v }
             if let n = o.optional("hidden"), let v = n.bool() { e.hidden = v }
             let moves = ["at", "scale", "rotate"].filter(o.has)
             if !moves.isEmpty {
@@ -165,8 +165,8 @@ extension EditorServer {
                 } else {
                     let pl = e.placement
                     let at = o.optional("at")?.point().map { Point($0.0, $0.1) } ?? pl.center
-                    let scale = o.optional("scale")?.number(in: Placement.scaleRange) ?? pl.scale
-                    let rotate = o.optional("rotate")?.number(in: -1e6...1e6) ?? pl.rotation
+                    let scale = o.optional("scale")?.number(FieldRules.scale) ?? pl.scale
+                    let rotate = o.optional("rotate")?.number(FieldRules.rotation) ?? pl.rotation
                     do { e.placement = try Placement(center: at, scale: scale, rotation: rotate, flipH: pl.flipH, flipV: pl.flipV) } catch {
                         root.report("\(error)")
                     }
@@ -180,33 +180,27 @@ extension EditorServer {
             switch e.content {
             case .text(var t):
                 refuse(photoKeys, kind: "photo")
-                if let n = o.optional("text"), let v = n.string() {
-                    if v.count > ModelLimits.default.maxTextCharacters {
-                        n.report("over \(ModelLimits.default.maxTextCharacters) characters")
-                    } else {
-                        t.text = v
-                    }
-                }
+                if let n = o.optional("text"), let v = n.string() { t.text = v }
                 if let n = o.optional("font"), let v = n.string() { t.font = v }
-                if let n = o.optional("size"), let v = n.length(dpi: p.dpi, in: 1...2000) { t.size = v }
+                if let n = o.optional("size"), let v = n.length(dpi: p.dpi, FieldRules.fontSize) { t.size = v }
                 if let n = o.optional("color"), let v = n.color() { t.color = v }
                 if let n = o.optional("align"), let v = n.choice(TextContent.Align.self) { t.align = v }
-                if let n = o.optional("weight"), let v = n.integer(in: 100...900) { t.weight = v }
+                if let n = o.optional("weight"), let v = n.integer(FieldRules.weight) { t.weight = v }
                 if let n = o.optional("italic"), let v = n.bool() { t.italic = v }
                 if let n = o.optional("maxWidth") {
-                    if case .null = n.value { t.maxWidth = nil } else if let v = n.length(dpi: p.dpi, in: 1...1e6) { t.maxWidth = v }
+                    if case .null = n.value { t.maxWidth = nil } else if let v = n.length(dpi: p.dpi, FieldRules.maxWidth) { t.maxWidth = v }
                 }
-                if let n = o.optional("lineHeight"), let v = n.number(in: 0.1...100) { t.lineHeight = v }
-                if let n = o.optional("letterSpacing"), let v = n.length(dpi: p.dpi, in: -1e4...1e4) { t.letterSpacing = v }
+                if let n = o.optional("lineHeight"), let v = n.number(FieldRules.lineHeight) { t.lineHeight = v }
+                if let n = o.optional("letterSpacing"), let v = n.length(dpi: p.dpi, FieldRules.letterSpacing) { t.letterSpacing = v }
                 if ctx.isClean { try t.validate() }
                 e.content = .text(t)
             case .photo(var ph):
                 refuse(textKeys, kind: "text")
                 if let n = o.optional("frame"), let v = n.choice(PhotoContent.Frame.self) { ph.frame = v }
-                if let n = o.optional("radius"), let v = n.length(dpi: p.dpi, in: 0...1e5) { ph.radius = v }
+                if let n = o.optional("radius"), let v = n.length(dpi: p.dpi, FieldRules.radius) { ph.radius = v }
                 if let n = o.optional("shadow"), let v = n.bool() { ph.shadow = v }
-                for (name, range, kp) in PhotoContent.adjustmentRanges {
-                    if let n = o.optional(name), let v = n.number(in: range) { ph[keyPath: kp] = v }
+                for ((name, _, kp), rule) in zip(PhotoContent.adjustmentRanges, FieldRules.adjustments) {
+                    if let n = o.optional(name), let v = n.number(rule) { ph[keyPath: kp] = v }
                 }
                 if ctx.isClean { try ph.validate() }
                 e.content = .photo(ph)
@@ -276,7 +270,7 @@ extension EditorServer {
                     }
                     return v
                 } ?? .tile
-            let opacity = try queryNumber(request, "opacity", in: 0...1) ?? 1
+            let opacity = try queryNumber(request, "opacity", in: FieldRules.opacity.range) ?? 1
             let s = try snapshot()
             _ = try page(id, in: s)
             let picture = try PageEdits.preparePicture(request.body, name: name)
@@ -296,7 +290,7 @@ extension EditorServer {
                 if case .null = n.value { bg.image = nil } else { n.report("only null (remove the image) here; upload an image with ?image=FILE") }
             }
             let mode = o.optional("mode")?.choice(BackgroundImage.Mode.self)
-            let opacity = o.optional("opacity")?.number(in: 0...1)
+            let opacity = o.optional("opacity")?.number(FieldRules.opacity)
             if mode != nil || opacity != nil {
                 if let old = bg.image {
                     bg.image = try BackgroundImage(asset: old.asset, mode: mode ?? old.mode, opacity: opacity ?? old.opacity)
@@ -309,9 +303,10 @@ extension EditorServer {
                     bg.paper = nil
                 } else if let po = n.object() {
                     let pattern = po.optional("pattern")?.choice(Paper.Pattern.self) ?? bg.paper?.pattern ?? .dots
-                    let spacing = po.optional("spacing")?.length(dpi: p.dpi, in: 2...1e5) ?? bg.paper?.spacing ?? Paper.defaultSpacing.pixels(dpi: p.dpi)
+                    let spacing =
+                        po.optional("spacing")?.length(dpi: p.dpi, FieldRules.paperSpacing) ?? bg.paper?.spacing ?? Paper.defaultSpacing.pixels(dpi: p.dpi)
                     let color = po.optional("color")?.color() ?? bg.paper?.color ?? Paper.defaultColor
-                    let margin = po.optional("margin")?.length(dpi: p.dpi, in: 0...1e5) ?? bg.paper?.margin ?? 0
+                    let margin = po.optional("margin")?.length(dpi: p.dpi, FieldRules.margin) ?? bg.paper?.margin ?? 0
                     po.finish()
                     if ctx.isClean {
                         if pattern.rawValue == "blank" {

@@ -33,12 +33,12 @@ enum PlacementOptions {
     static func placement(_ args: ParsedArguments, page: Page, natural: (Double, Double)?) throws -> Placement {
         try args.exclusive(["width", "height", "scale"], command: "add")
         let center = try args.arg("at")?.point(dpi: page.dpi) ?? page.center
-        var scale = try args.arg("scale")?.number(in: Placement.scaleRange) ?? 1
+        var scale = try args.arg("scale")?.number(FieldRules.scale) ?? 1
         if let (w, h) = natural {
             if let a = args.arg("width") { scale = try a.length(dpi: page.dpi, in: 0.01...1e6) / w }
             if let a = args.arg("height") { scale = try a.length(dpi: page.dpi, in: 0.01...1e6) / h }
         }
-        let rotation = try args.arg("rotate")?.number(in: -1e6...1e6) ?? 0
+        let rotation = try args.arg("rotate")?.number(FieldRules.rotation) ?? 0
         let flip = try args.arg("flip")?.choice(["h", "v", "hv", "vh"]) ?? ""
         do {
             return try Placement(center: center, scale: scale, rotation: rotation, flipH: flip.contains("h"), flipV: flip.contains("v"))
@@ -47,7 +47,7 @@ enum PlacementOptions {
         }
     }
 
-    static func opacity(_ args: ParsedArguments) throws -> Double { try args.arg("opacity")?.number(in: 0...1) ?? 1 }
+    static func opacity(_ args: ParsedArguments) throws -> Double { try args.arg("opacity")?.number(FieldRules.opacity) ?? 1 }
 
     /// `COLOR,WIDTH`: the colour may itself hold commas (`rgb(1,2,3),4`).
     static func outline(_ a: Arg?, dpi: Double) throws -> Outline? {
@@ -113,8 +113,8 @@ enum PhotoAdjustments {
     }
 
     static func apply(_ args: ParsedArguments, to photo: inout PhotoContent) throws {
-        for (name, range, kp) in PhotoContent.adjustmentRanges {
-            if let a = args.arg(name) { photo[keyPath: kp] = try a.number(in: range) }
+        for ((name, _, kp), rule) in zip(PhotoContent.adjustmentRanges, FieldRules.adjustments) {
+            if let a = args.arg(name) { photo[keyPath: kp] = try a.number(rule) }
         }
     }
 }
@@ -141,7 +141,7 @@ enum AddPicture {
             if photo {
                 var p = PhotoContent(image: image)
                 if let f = args.arg("frame") { p.frame = PhotoContent.Frame(rawValue: try f.choice(PhotoContent.Frame.allCases.map(\.rawValue)))! }
-                if let r = args.arg("radius") { p.radius = try r.length(dpi: page.dpi, in: 0...1e5) }
+                if let r = args.arg("radius") { p.radius = try r.length(dpi: page.dpi, FieldRules.radius) }
                 p.shadow = args.has("shadow")
                 if let c = args.arg("crop") {
                     let v = try c.numbers(count: 4, in: 0...1e6)
@@ -228,14 +228,14 @@ enum TextOptions {
 
     static func apply(_ args: ParsedArguments, to t: inout TextContent, dpi: Double) throws {
         if let a = args.arg("font") { t.font = a.text }
-        if let a = args.arg("weight") { t.weight = a.text == "bold" ? 700 : a.text == "normal" ? 400 : try a.integer(in: 100...900) }
+        if let a = args.arg("weight") { t.weight = a.text == "bold" ? 700 : a.text == "normal" ? 400 : try a.integer(FieldRules.weight) }
         if args.has("italic") { t.italic = true }
-        if let a = args.arg("size") { t.size = try a.length(dpi: dpi, in: 1...2000) }
+        if let a = args.arg("size") { t.size = try a.length(dpi: dpi, FieldRules.fontSize) }
         if let a = args.arg("color") { t.color = try a.color() }
         if let a = args.arg("align") { t.align = TextContent.Align(rawValue: try a.choice(["left", "center", "right"]))! }
-        if let a = args.arg("max-width") { t.maxWidth = try a.length(dpi: dpi, in: 1...1e6) }
-        if let a = args.arg("line-height") { t.lineHeight = try a.number(in: 0.1...100) }
-        if let a = args.arg("letter-spacing") { t.letterSpacing = try a.length(dpi: dpi, in: -1e4...1e4) }
+        if let a = args.arg("max-width") { t.maxWidth = try a.length(dpi: dpi, FieldRules.maxWidth) }
+        if let a = args.arg("line-height") { t.lineHeight = try a.number(FieldRules.lineHeight) }
+        if let a = args.arg("letter-spacing") { t.letterSpacing = try a.length(dpi: dpi, FieldRules.letterSpacing) }
         if let o = try PlacementOptions.outline(args.arg("outline"), dpi: dpi) { t.outline = o }
     }
 }
@@ -269,7 +269,7 @@ enum AddWashiCommand: TechoCommand {
             let from = try fromArg.point(dpi: page.dpi), to = try toArg.point(dpi: page.dpi)
             guard from != to else { throw UsageError("--to: the strip needs two different ends") }
             let mid = from.lerp(to, 0.5)
-            let width = try args.arg("width")?.length(dpi: page.dpi, in: 0.5...1e5) ?? Length(15, .mm).pixels(dpi: page.dpi)
+            let width = try args.arg("width")?.length(dpi: page.dpi, FieldRules.washiWidth) ?? Length(15, .mm).pixels(dpi: page.dpi)
             let fill: WashiContent.Fill = try patternAsset.map { .pattern($0) } ?? .color(args.arg("color")?.color() ?? WashiContent.defaultColor)
             let ends = WashiContent.Ends(rawValue: try args.arg("ends")?.choice(["torn", "zigzag"]) ?? "torn")!
             let washi = try WashiContent(from: from - mid, to: to - mid, width: width, fill: fill, ends: ends)

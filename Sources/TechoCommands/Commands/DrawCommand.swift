@@ -61,7 +61,7 @@ enum DrawCommand: TechoCommand {
 
     static func makeStroke(_ tool: Stroke.Tool, args: ParsedArguments, dpi: Double, pointsFile: [StrokePoint]?) throws -> Stroke {
         let defaultWidth: Double = tool == .highlighter ? 24 : tool == .eraser ? 30 : 4
-        let width = try args.arg("width")?.length(dpi: dpi, in: 0.01...1e5) ?? defaultWidth
+        let width = try args.arg("width")?.length(dpi: dpi, FieldRules.strokeWidth) ?? defaultWidth
         let color = try args.arg("color")?.color() ?? (tool == .highlighter ? RGBA(r: 0xFF, g: 0xE4, b: 0x5C) : .black)
         var points: [StrokePoint] = []
         var from: Point?, to: Point?, d: String?
@@ -91,14 +91,14 @@ enum DrawCommand: TechoCommand {
         let fillRule = FillRule(rawValue: try args.arg("fill-rule")?.choice(["nonzero", "evenodd"]) ?? "nonzero")!
         let cap = LineCap(rawValue: try args.arg("cap")?.choice(LineCap.allCases.map(\.rawValue)) ?? (tool == .highlighter ? "butt" : "round"))!
         let join = LineJoin(rawValue: try args.arg("join")?.choice(LineJoin.allCases.map(\.rawValue)) ?? "round")!
-        let miter = try args.arg("miter-limit")?.number(in: 1...1e4) ?? 10
+        let miter = try args.arg("miter-limit")?.number(FieldRules.miterLimit) ?? 10
         let dash = try args.arg("dash").map { a -> [Double] in
-            let v = try a.numbers(in: 0...1e6)
+            let v = try a.numbers(in: FieldRules.dashLength.range)
             guard v.contains(where: { $0 > 0 }) else { throw a.fail("expected dash lengths, not all zero") }
             return v
         }
-        let dashOffset = try args.arg("dash-offset")?.number() ?? 0
-        let opacity = try args.arg("opacity")?.number(in: 0...1) ?? (tool == .highlighter ? 0.5 : 1)
+        let dashOffset = try args.arg("dash-offset")?.number(FieldRules.dashOffset) ?? 0
+        let opacity = try args.arg("opacity")?.number(FieldRules.opacity) ?? (tool == .highlighter ? 0.5 : 1)
         do {
             return try Stroke(
                 tool: tool, color: color, width: width, opacity: opacity, points: points, from: from, to: to, d: d,

@@ -31,7 +31,7 @@ enum SetCommand: TechoCommand {
         try JournalAccess.editPage(pos[1], of: store, description: "set \(pos[2].text)") { page in
             let i = try JournalAccess.elementIndex(pos[2], on: page)
             var e = page.elements[i]
-            if let a = args.arg("opacity") { e.opacity = try a.number(in: 0...1) }
+            if let a = args.arg("opacity") { e.opacity = try a.number(FieldRules.opacity) }
             if args.has("hide") { e.hidden = true }
             if args.has("show") { e.hidden = false }
             if args.has("at") || args.has("scale") || args.has("rotate") {
@@ -40,8 +40,8 @@ enum SetCommand: TechoCommand {
                 do {
                     e.placement = try Placement(
                         center: try args.arg("at")?.point(dpi: page.dpi) ?? p.center,
-                        scale: try args.arg("scale")?.number(in: Placement.scaleRange) ?? p.scale,
-                        rotation: try args.arg("rotate")?.number(in: -1e6...1e6) ?? p.rotation,
+                        scale: try args.arg("scale")?.number(FieldRules.scale) ?? p.scale,
+                        rotation: try args.arg("rotate")?.number(FieldRules.rotation) ?? p.rotation,
                         flipH: p.flipH, flipV: p.flipV)
                 } catch let g as GestureError { throw UsageError("set: \(g)") }
             }
@@ -63,7 +63,7 @@ enum SetCommand: TechoCommand {
             case .photo(var p):
                 try refuse(textOnly, kind: "text")
                 if let f = args.arg("frame") { p.frame = PhotoContent.Frame(rawValue: try f.choice(PhotoContent.Frame.allCases.map(\.rawValue)))! }
-                if let r = args.arg("radius") { p.radius = try r.length(dpi: page.dpi, in: 0...1e5) }
+                if let r = args.arg("radius") { p.radius = try r.length(dpi: page.dpi, FieldRules.radius) }
                 if let s = args.arg("shadow") { p.shadow = try s.choice(["on", "off"]) == "on" }
                 try PhotoAdjustments.apply(args, to: &p)
                 if let o = outline { p.image.outline = o }
@@ -187,7 +187,7 @@ enum BackgroundCommand: TechoCommand {
             if let c = args.arg("color") { bg.color = c.text == "none" ? nil : try c.color() }
             if args.has("no-image") { bg.image = nil }
             let mode = try args.arg("mode").map { BackgroundImage.Mode(rawValue: try $0.choice(BackgroundImage.Mode.allCases.map(\.rawValue)))! }
-            let opacity = try args.arg("opacity")?.number(in: 0...1)
+            let opacity = try args.arg("opacity")?.number(FieldRules.opacity)
             if let asset {
                 bg.image = try BackgroundImage(asset: asset, mode: mode ?? .tile, opacity: opacity ?? 1)
             } else if mode != nil || opacity != nil {
@@ -202,9 +202,10 @@ enum BackgroundCommand: TechoCommand {
                 } else {
                     bg.paper = try Paper(
                         pattern: Paper.Pattern(rawValue: pattern)!,
-                        spacing: try args.arg("spacing")?.length(dpi: page.dpi, in: 2...1e5) ?? bg.paper?.spacing ?? Paper.defaultSpacing.pixels(dpi: page.dpi),
+                        spacing: try args.arg("spacing")?.length(dpi: page.dpi, FieldRules.paperSpacing) ?? bg.paper?.spacing
+                            ?? Paper.defaultSpacing.pixels(dpi: page.dpi),
                         color: try args.arg("paper-color")?.color() ?? bg.paper?.color ?? Paper.defaultColor,
-                        margin: try args.arg("paper-margin")?.length(dpi: page.dpi, in: 0...1e5) ?? bg.paper?.margin ?? 0)
+                        margin: try args.arg("paper-margin")?.length(dpi: page.dpi, FieldRules.margin) ?? bg.paper?.margin ?? 0)
                 }
             }
             page.background = bg

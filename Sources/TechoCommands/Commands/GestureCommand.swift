@@ -76,7 +76,7 @@ enum GestureCommand: TechoCommand {
                     let v = try a!.numbers(count: 2)
                     items.append((tok.index, .pan(dx: v[0], dy: v[1])))
                 case "pinch": items.append((tok.index, .pinch(scale: try a!.number(in: -1e6...1e6), around: around)))
-                case "rotate": items.append((tok.index, .rotate(degrees: try a!.number(in: -1e6...1e6), around: around)))
+                case "rotate": items.append((tok.index, .rotate(degrees: try a!.number(FieldRules.rotation), around: around)))
                 case "double-tap": items.append((tok.index, .doubleTap))
                 case "flip": items.append((tok.index, .flip(try a!.choice(["h", "v"]) == "h" ? .h : .v)))
                 default: break

@@ -46,7 +46,7 @@ enum PageOptions {
 
     /// A page from the options, starting from `base` (the journal's last page) when given.
     static func page(id: String, args: ParsedArguments, inheriting base: Page?) throws -> Page {
-        let dpi = try args.arg("dpi")?.number(in: Page.dpiRange) ?? base?.dpi ?? Page.defaultDPI
+        let dpi = try args.arg("dpi")?.number(FieldRules.dpi) ?? base?.dpi ?? Page.defaultDPI
         var size = base?.size
         if args.has("size") || args.has("landscape") || size == nil || args.has("dpi") {
             let text = args.value("size")?.text ?? PageSize.defaultName
@@ -68,7 +68,7 @@ enum PageOptions {
                     pattern: Paper.Pattern(rawValue: pattern)!, spacing: Paper.defaultSpacing.pixels(dpi: dpi),
                     color: background.paper?.color ?? Paper.defaultColor, margin: background.paper?.margin ?? 0)
         }
-        let margin = try args.arg("margin")?.length(dpi: dpi, in: 0...1e5) ?? base?.margin ?? 0
+        let margin = try args.arg("margin")?.length(dpi: dpi, FieldRules.margin) ?? base?.margin ?? 0
         do {
             return try Page(id: id, size: size, dpi: dpi, background: background, margin: margin)
         } catch {

@@ -91,7 +91,7 @@ extension Element {
         } else {
             id = o.required("id")?.identifier()
         }
-        let opacity = o.optional("opacity")?.number(in: 0...1) ?? 1
+        let opacity = o.optional("opacity")?.number(FieldRules.opacity) ?? 1
         let hidden = o.optional("hidden")?.bool() ?? false
         var clip = o.optional("clip").flatMap { SlotFrame.decode($0, dpi: dpi) }
         let slotFill = manifest ? decodeSlotFill(o, kind: kind, slots: env.slots) : nil
@@ -138,11 +138,11 @@ extension Element {
                 }
             }
             let frame = o.optional("frame")?.choice(PhotoContent.Frame.self)
-            let radius = o.optional("radius")?.length(dpi: dpi, in: 0...1e5)
+            let radius = o.optional("radius")?.length(dpi: dpi, FieldRules.radius)
             let shadow = o.optional("shadow")?.bool()
             var adjust: [(WritableKeyPath<PhotoContent, Double>, Double)] = []
-            for (name, range, kp) in PhotoContent.adjustmentRanges {
-                if let v = o.optional(name)?.number(in: range) { adjust.append((kp, v)) }
+            for ((name, _, kp), rule) in zip(PhotoContent.adjustmentRanges, FieldRules.adjustments) {
+                if let v = o.optional(name)?.number(rule) { adjust.append((kp, v)) }
             }
             if let img {
                 var p = PhotoContent(image: img)
@@ -161,17 +161,17 @@ extension Element {
                     t.weight = 700
                 } else if case .string("normal") = n.value {
                     t.weight = 400
-                } else if let w = n.integer(in: 100...900) {
+                } else if let w = n.integer(FieldRules.weight) {
                     t.weight = w
                 }
             }
             if let b = o.optional("italic")?.bool() { t.italic = b }
-            if let n = o.optional("size"), let s = n.length(dpi: dpi, in: ctx.limits.fontSizes) { t.size = s }
+            if let n = o.optional("size"), let s = n.length(dpi: dpi, FieldRules.fontSize) { t.size = s }
             if let c = o.optional("color")?.color() { t.color = c }
             if let a = o.optional("align")?.choice(TextContent.Align.self) { t.align = a }
-            if let l = o.optional("lineHeight")?.number(in: 0.01...100) { t.lineHeight = l }
-            if let w = o.optional("maxWidth")?.length(dpi: dpi, in: 1...1e6) { t.maxWidth = w }
-            if let s = o.optional("letterSpacing")?.length(dpi: dpi, in: -1e4...1e4) { t.letterSpacing = s }
+            if let l = o.optional("lineHeight")?.number(FieldRules.lineHeight) { t.lineHeight = l }
+            if let w = o.optional("maxWidth")?.length(dpi: dpi, FieldRules.maxWidth) { t.maxWidth = w }
+            if let s = o.optional("letterSpacing")?.length(dpi: dpi, FieldRules.letterSpacing) { t.letterSpacing = s }
             if let (slot, _) = slotFill {
                 // A text slot gives the wrap width and, unless the element says otherwise, centring.
                 if !o.has("maxWidth") { t.maxWidth = slot.frame.rect.width }
@@ -189,7 +189,7 @@ extension Element {
         case .washi:
             let from = o.required("from")?.lengthPoint(dpi: dpi)
             let to = o.required("to")?.lengthPoint(dpi: dpi)
-            let width = o.optional("width")?.length(dpi: dpi, in: 0.01...1e5) ?? Length(15, .mm).pixels(dpi: dpi)
+            let width = o.optional("width")?.length(dpi: dpi, FieldRules.washiWidth) ?? Length(15, .mm).pixels(dpi: dpi)
             var fill = WashiContent.Fill.color(WashiContent.defaultColor)
             if let c = o.optional("color")?.color() { fill = .color(c) }
             if let pn = o.optional("pattern"), let s = pn.string() {
@@ -299,7 +299,7 @@ private func decodePlacement(
     } else {
         at = o.required("at")?.lengthPoint(dpi: dpi)
     }
-    var scale = o.optional("scale")?.number(in: Placement.scaleRange)
+    var scale = o.optional("scale")?.number(FieldRules.scale)
     if env.sources != nil && sized {
         let wn = o.optional("width"), hn = o.optional("height")
         if wn != nil || hn != nil {
@@ -314,7 +314,7 @@ private func decodePlacement(
             }
         }
     }
-    var rotate = o.optional("rotate")?.number(in: -1e6...1e6) ?? 0
+    var rotate = o.optional("rotate")?.number(FieldRules.rotation) ?? 0
     if let slotBase { at = slotBase.center; scale = slotBase.scale; rotate = slotBase.rotation }
     var flipH = false, flipV = false
     if let fn = o.optional("flip"), let s = fn.string() {
@@ -361,8 +361,8 @@ extension Gesture {
         if around != nil && names[0] != "pinch" && names[0] != "rotate" { o.optional("around")?.report("\"around\" applies to pinch and rotate") }
         switch names[0] {
         case "pan": return n.lengthPoint(dpi: dpi).map { .pan(dx: $0.x, dy: $0.y) }
-        case "pinch": return n.number(in: 1e-4...1e4).map { .pinch(scale: $0, around: around) }
-        case "rotate": return n.number(in: -1e6...1e6).map { .rotate(degrees: $0, around: around) }
+        case "pinch": return n.number(FieldRules.scale).map { .pinch(scale: $0, around: around) }
+        case "rotate": return n.number(FieldRules.rotation).map { .rotate(degrees: $0, around: around) }
         case "doubleTap":
             guard let b = n.bool() else { return nil }
             if !b { n.report("\"doubleTap\" must be true") }
@@ -378,7 +378,7 @@ extension Outline {
     static func decode(_ node: JSONNode, dpi: Double) -> Outline? {
         guard let o = node.object() else { return nil }
         defer { o.finish() }
-        let w = o.optional("width")?.length(dpi: dpi, in: 0.01...1e4)
+        let w = o.optional("width")?.length(dpi: dpi, FieldRules.outlineWidth)
         let c = o.optional("color")?.color()
         return try? Outline(width: w ?? 8, color: c ?? .white)
     }

@@ -152,13 +152,13 @@ public enum Manifest {
             defer { o.finish() }
             if let s = o.optional("size")?.string() { d.size = s }
             if let l = o.optional("landscape")?.bool() { d.landscape = l }
-            if let v = o.optional("dpi")?.number(in: Page.dpiRange) { d.dpi = v }
+            if let v = o.optional("dpi")?.number(FieldRules.dpi) { d.dpi = v }
             if let b = o.optional("background") {
                 // Validated here once; each page decodes it again at its own dpi.
                 _ = Background.decode(b, dpi: d.dpi, sources: sources)
                 d.background = b; d.backgroundSources = sources
             }
-            if let m = o.optional("margin") { d.margin = m.length(dpi: d.dpi, in: 0...1e5) }
+            if let m = o.optional("margin") { d.margin = m.length(dpi: d.dpi, FieldRules.margin) }
             return d
         }
     }
@@ -181,7 +181,7 @@ public enum Manifest {
                 templates[name] = template
             }
         }
-        let dpi = o.optional("dpi")?.number(in: Page.dpiRange) ?? template?.dpi ?? defaults.dpi
+        let dpi = o.optional("dpi")?.number(FieldRules.dpi) ?? template?.dpi ?? defaults.dpi
         var size: PageSize?
         let landscape = o.optional("landscape")?.bool() ?? defaults.landscape
         if let sn = o.optional("size"), let s = sn.string() {
@@ -205,7 +205,7 @@ public enum Manifest {
             let probe = JSONNode(value: bn.value, path: bn.path, context: quiet)
             background = Background.decode(probe, dpi: dpi, sources: bs) ?? background
         }
-        let margin = o.optional("margin")?.length(dpi: dpi, in: 0...1e5) ?? defaults.margin ?? 0
+        let margin = o.optional("margin")?.length(dpi: dpi, FieldRules.margin) ?? defaults.margin ?? 0
         var elements = template?.elements ?? []
         let center = Point((size?.width ?? 0) / 2, (size?.height ?? 0) / 2)
         if let items = o.optional("elements")?.array() {
@@ -252,7 +252,7 @@ extension Template {
         guard let o = node.object() else { return nil }
         defer { o.finish() }
         o.accept("name", "description")
-        let dpi = o.optional("dpi")?.number(in: Page.dpiRange)
+        let dpi = o.optional("dpi")?.number(FieldRules.dpi)
         let landscape = o.optional("landscape")?.bool() ?? false
         var size: PageSize?
         if let sn = o.optional("size"), let s = sn.string() {

@@ -33,7 +33,7 @@ extension Background {
         let color = o.optional("color")?.color()
         var image: BackgroundImage?
         let mode = o.optional("mode")?.choice(BackgroundImage.Mode.self)
-        let opacity = o.optional("opacity")?.number(in: 0...1)
+        let opacity = o.optional("opacity")?.number(FieldRules.opacity)
         if let imn = o.optional("image"), let s = imn.string() {
             var asset: AssetRef?
             // Probed like any picture (`image`), so a damaged background is refused at import.
@@ -61,9 +61,9 @@ extension Paper {
         guard let o = node.object() else { return nil }
         defer { o.finish() }
         let pattern = o.optional("pattern")?.choice(Pattern.self)
-        let spacing = o.optional("spacing")?.length(dpi: dpi, in: 1...1e5)
+        let spacing = o.optional("spacing")?.length(dpi: dpi, FieldRules.paperSpacing)
         let color = o.optional("color")?.color()
-        let margin = o.optional("margin")?.length(dpi: dpi, in: 0...1e5)
+        let margin = o.optional("margin")?.length(dpi: dpi, FieldRules.margin)
         return try? Paper(
             pattern: pattern ?? .dots, spacing: spacing ?? Paper.defaultSpacing.pixels(dpi: dpi),
             color: color ?? Paper.defaultColor, margin: margin ?? 0)
@@ -115,7 +115,7 @@ extension Page {
         let ctx = node.context
         let before = ctx.problems.count
         let id = o.required("id")?.identifier()
-        let dpi = o.required("dpi")?.number(in: Page.dpiRange) ?? Page.defaultDPI
+        let dpi = o.required("dpi")?.number(FieldRules.dpi) ?? Page.defaultDPI
         func side(_ key: String) -> Double?? {
             guard let n = o.required(key) else { return nil }
             if case .string("auto") = n.value { return .some(nil) }
@@ -123,7 +123,7 @@ extension Page {
         }
         let w = side("width"), h = side("height")
         let background = o.optional("background").flatMap { Background.decode($0, dpi: dpi, sources: nil) } ?? Background(color: nil)
-        let margin = o.optional("margin")?.number(in: 0...1e5) ?? 0
+        let margin = o.optional("margin")?.number(FieldRules.margin) ?? 0
         let slots = o.optional("slots")?.array()?.compactMap { Slot.decode($0, dpi: dpi) } ?? []
         var elements: [Element] = []
         if let items = o.required("elements")?.array() {

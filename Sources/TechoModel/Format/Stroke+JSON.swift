@@ -33,8 +33,8 @@ extension Stroke {
         let before = ctx.problems.count
         let tool = o.required("tool")?.choice(Tool.self)
         let color = o.optional("color")?.color()
-        let width = o.required("width")?.length(dpi: dpi, in: 1e-3...1e5)
-        let opacity = o.optional("opacity")?.number(in: 0...1)
+        let width = o.required("width")?.length(dpi: dpi, FieldRules.strokeWidth)
+        let opacity = o.optional("opacity")?.number(FieldRules.opacity)
         var points: [StrokePoint] = []
         if let pn = o.optional("points") {
             if case .array(let items) = pn.value, items.count > ctx.limits.maxStrokePoints {
@@ -52,7 +52,7 @@ extension Stroke {
                     guard let xs = item.array() else { continue }
                     guard xs.count == 2 || xs.count == 3 else { item.report("expected [x, y] or [x, y, pressure]"); continue }
                     let x = xs[0].length(dpi: dpi), y = xs[1].length(dpi: dpi)
-                    let p = xs.count == 3 ? xs[2].number(in: 0...1) : nil
+                    let p = xs.count == 3 ? xs[2].number(FieldRules.pressure) : nil
                     if let x, let y { points.append(StrokePoint(x, y, pressure: p)) }
                 }
             }
@@ -65,13 +65,13 @@ extension Stroke {
         let fillRule = o.optional("fillRule")?.choice(FillRule.self)
         let cap = o.optional("cap")?.choice(LineCap.self)
         let join = o.optional("join")?.choice(LineJoin.self)
-        let miter = o.optional("miterLimit")?.number(in: 1...1e4)
+        let miter = o.optional("miterLimit")?.number(FieldRules.miterLimit)
         var dash: [Double]?
         if let dn = o.optional("dash"), let items = dn.array() {
-            let vals = items.compactMap { $0.length(dpi: dpi, in: 0...1e6) }
+            let vals = items.compactMap { $0.length(dpi: dpi, FieldRules.dashLength) }
             if vals.count == items.count { dash = vals }
         }
-        let dashOffset = o.optional("dashOffset")?.length(dpi: dpi)
+        let dashOffset = o.optional("dashOffset")?.length(dpi: dpi, FieldRules.dashOffset)
         guard let tool, let width, ctx.problems.count == before else { return nil }
         do {
             return try Stroke(

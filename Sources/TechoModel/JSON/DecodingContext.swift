@@ -83,6 +83,31 @@ public struct JSONNode {
         return d
     }
 
+    /// The value as a number `rule` allows, or nil after reporting in the rule's words.
+    public func number(_ rule: FieldRule) -> Double? {
+        guard case .number(let d) = value else {
+            report("expected a number, found \(value.kindName)")
+            return nil
+        }
+        return checked(d, rule)
+    }
+
+    /// Checks a decoded number against `rule`, reporting with this node's path.
+    public func checked(_ d: Double, _ rule: FieldRule) -> Double? {
+        guard rule.contains(d) else { report(rule.refusal(d)); return nil }
+        return d
+    }
+
+    /// The value as a whole number `rule` allows, or nil after reporting in the rule's words.
+    public func integer(_ rule: IntegerRule) -> Int? {
+        guard case .number(let d) = value else { report("expected an integer, found \(value.kindName)"); return nil }
+        guard d == d.rounded(), let i = Int(exactly: d), rule.range.contains(i) else {
+            report(d.isFinite && d == d.rounded() && abs(d) < 1e18 ? rule.refusal(Int(d)) : "\(JSONWriter.formatNumber(d)) is not \(rule.expected)")
+            return nil
+        }
+        return i
+    }
+
     /// The value as an integer in `range`, or nil after reporting.
     public func integer(in range: ClosedRange<Int>) -> Int? {
         guard case .number(let d) = value else { report("expected an integer, found \(value.kindName)"); return nil }

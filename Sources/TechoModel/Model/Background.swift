@@ -11,7 +11,7 @@ public struct BackgroundImage: Hashable, Sendable {
     /// Opacity 0…1. Default 1.
     public var opacity: Double
     public init(asset: AssetRef, mode: Mode = .tile, opacity: Double = 1) throws {
-        guard opacity >= 0 && opacity <= 1 else { throw ValueError("opacity must be between 0 and 1 (got \(opacity))") }
+        guard FieldRules.opacity.contains(opacity) else { throw ValueError(FieldRules.opacity.refusalNamingField(opacity)) }
         self.asset = asset; self.mode = mode; self.opacity = opacity
     }
 }
@@ -35,8 +35,8 @@ public struct Paper: Hashable, Sendable {
     public static let defaultSpacing = Length(5, .mm)
 
     public init(pattern: Pattern = .dots, spacing: Double, color: RGBA = Paper.defaultColor, margin: Double = 0) throws {
-        guard spacing.isFinite, spacing >= 1, spacing <= 1e5 else { throw ValueError("paper spacing must be between 1 and 100000 px (got \(spacing))") }
-        guard margin.isFinite, margin >= 0, margin <= 1e5 else { throw ValueError("paper margin must be ≥ 0 (got \(margin))") }
+        guard FieldRules.paperSpacing.contains(spacing) else { throw ValueError("paper " + FieldRules.paperSpacing.refusalNamingField(spacing)) }
+        guard FieldRules.margin.contains(margin) else { throw ValueError("paper " + FieldRules.margin.refusalNamingField(margin)) }
         self.pattern = pattern; self.spacing = spacing; self.color = color; self.margin = margin
     }
 }

@@ -37,12 +37,12 @@ public struct AssetRef: Hashable, Sendable, Comparable, CustomStringConvertible 
 
 /// A die-cut sticker outline (a border following the alpha edge), or a text outline.
 public struct Outline: Hashable, Sendable {
-    /// Width, pixels, > 0. Default 8.
+    /// Width, pixels, within `FieldRules.outlineWidth`. Default 8.
     public var width: Double
     /// Colour. Default white.
     public var color: RGBA
     public init(width: Double = 8, color: RGBA = .white) throws {
-        guard width.isFinite, width > 0, width <= 1e4 else { throw ValueError("outline width must be > 0 and at most 10000 (got \(width))") }
+        guard FieldRules.outlineWidth.contains(width) else { throw ValueError(FieldRules.outlineWidth.refusalNamingField(width)) }
         self.width = width; self.color = color
     }
 }
@@ -101,18 +101,18 @@ public struct PhotoContent: Hashable, Sendable {
 
     public init(image: ImageContent) { self.image = image }
 
-    /// Ranges of the adjustment fields, by name.
-    public static let adjustmentRanges: [(String, ClosedRange<Double>, WritableKeyPath<PhotoContent, Double>)] = [
-        ("brightness", -1...1, \.brightness), ("contrast", -1...1, \.contrast), ("saturation", -1...1, \.saturation),
-        ("warmth", -1...1, \.warmth), ("grayscale", 0...1, \.grayscale), ("sepia", 0...1, \.sepia), ("fade", 0...1, \.fade),
-    ]
+    /// The adjustment fields: name, range (from `FieldRules.adjustments`) and property.
+    public static let adjustmentRanges: [(String, ClosedRange<Double>, WritableKeyPath<PhotoContent, Double>)] = {
+        let properties: [WritableKeyPath<PhotoContent, Double>] = [\.brightness, \.contrast, \.saturation, \.warmth, \.grayscale, \.sepia, \.fade]
+        return zip(FieldRules.adjustments, properties).map { ($0.name, $0.range, $1) }
+    }()
 
     /// Throws when a field is out of range or the crop leaves the picture.
     public func validate() throws {
-        for (name, range, kp) in PhotoContent.adjustmentRanges where !range.contains(self[keyPath: kp]) {
-            throw ValueError("\(name) must be between \(range.lowerBound) and \(range.upperBound) (got \(self[keyPath: kp]))")
+        for ((_, _, kp), rule) in zip(PhotoContent.adjustmentRanges, FieldRules.adjustments) where !rule.contains(self[keyPath: kp]) {
+            throw ValueError(rule.refusalNamingField(self[keyPath: kp]))
         }
-        guard radius.isFinite, radius >= 0, radius <= 1e5 else { throw ValueError("radius must be ≥ 0 (got \(radius))") }
+        guard FieldRules.radius.contains(radius) else { throw ValueError(FieldRules.radius.refusalNamingField(radius)) }
         if let c = crop {
             guard c.isFinite, c.width >= 1, c.height >= 1, c.minX >= 0, c.minY >= 0,
                 c.maxX <= image.naturalWidth, c.maxY <= image.naturalHeight
@@ -153,19 +153,25 @@ public struct TextContent: Hashable, Sendable {
 
     public init(text: String) { self.text = text }
 
-    /// Throws when a field is out of range.
+    /// Throws when a field breaks its rule (`FieldRules`), which are the text engine's own
+    /// limits: a text that validates can be laid out.
     public func validate(limits: ModelLimits = .default) throws {
-        guard text.count <= limits.maxTextCharacters else {
-            throw ValueError("text of \(text.count) characters is over the limit of \(limits.maxTextCharacters)")
+        // Counted as the text engine counts (Unicode scalars), stopping at the limit.
+        var n = 0
+        for _ in text.unicodeScalars {
+            n += 1
+            if n > limits.maxTextCharacters {
+                throw ValueError("text: \(text.unicodeScalars.count) characters is over the limit of \(limits.maxTextCharacters)")
+            }
         }
-        guard font.utf8.count <= 256, !font.contains("\0") else { throw ValueError("font name is too long or holds NUL") }
-        guard (100...900).contains(weight) else { throw ValueError("weight must be 100…900 or bold (got \(weight))") }
-        guard limits.fontSizes.contains(size) else {
-            throw ValueError("size must be between \(limits.fontSizes.lowerBound) and \(limits.fontSizes.upperBound) px (got \(size))")
+        guard font.utf8.count <= FieldRules.maxFontNameBytes, !font.contains("\0") else {
+            throw ValueError("font: a name of \(font.utf8.count) bytes is over the limit of \(FieldRules.maxFontNameBytes), or holds NUL")
         }
-        guard lineHeight.isFinite, lineHeight > 0, lineHeight <= 100 else { throw ValueError("lineHeight must be > 0 and at most 100 (got \(lineHeight))") }
-        if let w = maxWidth, !(w.isFinite && w > 0 && w <= 1e6) { throw ValueError("maxWidth must be > 0 (got \(w))") }
-        guard letterSpacing.isFinite, abs(letterSpacing) <= 1e4 else { throw ValueError("letterSpacing must be within ±10000 (got \(letterSpacing))") }
+        guard FieldRules.weight.range.contains(weight) else { throw ValueError("weight: \(FieldRules.weight.refusal(weight)) (or bold)") }
+        guard limits.fontSizes.contains(size), FieldRules.fontSize.contains(size) else { throw ValueError(FieldRules.fontSize.refusalNamingField(size)) }
+        guard FieldRules.lineHeight.contains(lineHeight) else { throw ValueError(FieldRules.lineHeight.refusalNamingField(lineHeight)) }
+        if let w = maxWidth, !FieldRules.maxWidth.contains(w) { throw ValueError(FieldRules.maxWidth.refusalNamingField(w)) }
+        guard FieldRules.letterSpacing.contains(letterSpacing) else { throw ValueError(FieldRules.letterSpacing.refusalNamingField(letterSpacing)) }
     }
 }
 
@@ -201,7 +207,7 @@ public struct WashiContent: Hashable, Sendable {
 
     public init(from: Point, to: Point, width: Double, fill: Fill = .color(WashiContent.defaultColor), ends: Ends = .torn) throws {
         guard from.isFinite, to.isFinite, from != to else { throw ValueError("washi tape needs distinct finite from and to points") }
-        guard width.isFinite, width > 0, width <= 1e5 else { throw ValueError("washi width must be > 0 (got \(width))") }
+        guard FieldRules.washiWidth.contains(width) else { throw ValueError(FieldRules.washiWidth.refusalNamingField(width)) }
         self.from = from; self.to = to; self.width = width; self.fill = fill; self.ends = ends
     }
 }
@@ -241,7 +247,7 @@ public struct Element: Hashable, Sendable {
         clip: SlotFrame? = nil
     ) throws {
         try Identifier.validate(id, what: "element id")
-        guard opacity >= 0 && opacity <= 1 else { throw ValueError("opacity must be between 0 and 1 (got \(opacity))") }
+        guard FieldRules.opacity.contains(opacity) else { throw ValueError(FieldRules.opacity.refusalNamingField(opacity)) }
         if case .ink = content, placement != .identity { throw ValueError("ink elements have no transform") }
         self.id = id; self.content = content; self.placement = placement; self.opacity = opacity; self.hidden = hidden
         self.clip = clip

@@ -22,7 +22,7 @@ public struct Page: Hashable, Sendable {
     public var elements: [Element]
 
     /// Accepted resolutions.
-    public static let dpiRange: ClosedRange<Double> = 10...4800
+    public static let dpiRange: ClosedRange<Double> = FieldRules.dpi.range
     /// The default resolution.
     public static let defaultDPI: Double = 300
 
@@ -31,10 +31,10 @@ public struct Page: Hashable, Sendable {
         margin: Double = 0, slots: [Slot] = [], elements: [Element] = [], limits: ModelLimits = .default
     ) throws {
         try Identifier.validate(id, what: "page id")
-        guard Page.dpiRange.contains(dpi) else { throw ValueError("dpi must be between 10 and 4800 (got \(dpi))") }
+        guard FieldRules.dpi.contains(dpi) else { throw ValueError(FieldRules.dpi.refusalNamingField(dpi)) }
         let s = try size ?? PageSize(parsing: PageSize.defaultName, dpi: dpi)
         if let p = s.validationProblem(limits: limits) { throw ValueError("page size \(s): \(p)") }
-        guard margin.isFinite, margin >= 0, margin <= 1e5 else { throw ValueError("margin must be ≥ 0 (got \(margin))") }
+        guard FieldRules.margin.contains(margin) else { throw ValueError(FieldRules.margin.refusalNamingField(margin)) }
         var seen = Set<String>()
         for e in elements where !seen.insert(e.id).inserted { throw ValueError("duplicate element id \"\(e.id)\"") }
         var names = Set<String>()

@@ -26,9 +26,9 @@ public struct Placement: Hashable, Sendable {
     public internal(set) var flipV: Bool
 
     /// The scales a placement may take: beyond them a transform is as good as singular.
-    public static let scaleRange: ClosedRange<Double> = 1e-4...1e4
+    public static let scaleRange: ClosedRange<Double> = FieldRules.scale.range
     /// The farthest a centre may be from the page origin, pixels.
-    public static let maxCoordinate: Double = 1e7
+    public static let maxCoordinate: Double = FieldRules.coordinate.upper
 
     /// A placement; throws `GestureError` when the values break the guarantees.
     public init(center: Point = .zero, scale: Double = 1, rotation: Double = 0, flipH: Bool = false, flipV: Bool = false) throws {

@@ -83,10 +83,12 @@ public struct Stroke: Hashable, Sendable {
     /// Every broken guarantee as (field, message).
     public func problems(limits: ModelLimits = .default) -> [(String, String)] {
         var out: [(String, String)] = []
-        if !(width.isFinite && width > 0 && width <= 1e5) { out.append(("width", "must be > 0 and at most 100000 (got \(width))")) }
-        if !(opacity >= 0 && opacity <= 1) { out.append(("opacity", "must be between 0 and 1 (got \(opacity))")) }
-        if !(miterLimit.isFinite && miterLimit >= 1 && miterLimit <= 1e4) { out.append(("miterLimit", "must be between 1 and 10000 (got \(miterLimit))")) }
-        if !dashOffset.isFinite { out.append(("dashOffset", "must be finite")) }
+        for (rule, v) in [
+            (FieldRules.strokeWidth, width), (FieldRules.opacity, opacity), (FieldRules.miterLimit, miterLimit), (FieldRules.dashOffset, dashOffset),
+        ]
+        where !rule.contains(v) {
+            out.append((rule.name, rule.refusal(v)))
+        }
         if let dash {
             if dash.isEmpty || !dash.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1e6 }) || !dash.contains(where: { $0 > 0 }) {
                 out.append(("dash", "must be a non-empty list of lengths ≥ 0, not all zero"))

@@ -67,6 +67,21 @@ extension JSONNode {
         }
     }
 
+    /// A length in pixels at `dpi` that `rule` allows, or nil after reporting in the rule's words.
+    public func length(dpi: Double, _ rule: FieldRule) -> Double? {
+        switch value {
+        case .number: return number(rule)
+        case .string(let s):
+            do { return checked(try Length(parsing: s).pixels(dpi: dpi), rule) } catch {
+                report("\(error)")
+                return nil
+            }
+        default:
+            report("expected a length (a number of pixels or a string such as \"12mm\"), found \(value.kindName)")
+            return nil
+        }
+    }
+
     /// A point `[x, y]` of lengths in pixels at `dpi`, or nil after reporting.
     public func lengthPoint(dpi: Double, in range: ClosedRange<Double> = -1e7...1e7) -> Point? {
         guard let items = array() else { return nil }

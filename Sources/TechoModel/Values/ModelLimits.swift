@@ -1,15 +1,15 @@
-// The product's limits (PRODUCT.md §10) as one configurable value.
+// The product's limits (docs/limits.md) as one configurable value.
 
 /// Limits the model enforces on user input. Defaults are the product limits.
 public struct ModelLimits: Sendable, Equatable {
     /// JSON size and nesting limits. Default 8 MiB, depth 64.
     public var json: JSONLimits = .default
-    /// Longest text, in characters. Default 100 000.
-    public var maxTextCharacters = 100_000
+    /// Longest text, in characters (Unicode scalars). Default `FieldRules.maxTextScalars`, 100 000.
+    public var maxTextCharacters = FieldRules.maxTextScalars
     /// Most points in one stroke. Default 1 000 000.
     public var maxStrokePoints = 1_000_000
-    /// Allowed font sizes, pixels. Default 1…2000.
-    public var fontSizes: ClosedRange<Double> = 1...2000
+    /// Allowed font sizes, pixels. Default `FieldRules.fontSize`, 1…2000.
+    public var fontSizes: ClosedRange<Double> = FieldRules.fontSize.range
     /// Longest page side at 1×, pixels. Default 16384.
     public var maxPageSide: Double = 16384
     /// Largest page area at 1×, pixels. Default 100 000 000.

@@ -2,13 +2,14 @@
 // opportunities (spaces for Latin, between any two CJK characters, with kinsoku rules after
 // JIS X 4051), reordered for bidi (UAX #9 rule L2), aligned, and centred on the origin.
 import TechoGeometry
+import TechoRules
 
 /// Lays out text with a style.
 public enum TextLayout {
-    /// The most Unicode scalars one text may hold.
-    public static let maxScalars = 100_000
-    /// Allowed font sizes in pixels.
-    public static let sizeRange: ClosedRange<Double> = 1...2000
+    /// The most Unicode scalars one text may hold (`FieldRules.maxTextScalars`).
+    public static let maxScalars = FieldRules.maxTextScalars
+    /// Allowed font sizes in pixels (`FieldRules.fontSize`).
+    public static let sizeRange = FieldRules.fontSize.range
 
     /// Lays out `text` with `style` in element space (origin at the box centre, y down).
     ///
@@ -134,23 +135,18 @@ public enum TextLayout {
             n += 1
             if n > maxScalars { throw TextError.tooLong(count: text.unicodeScalars.count, limit: maxScalars) }
         }
-        if !(style.size.isFinite && sizeRange.contains(style.size)) {
-            throw TextError.invalid(field: "size", value: "\(style.size)", expected: "1…2000 px")
+        // The model accepts exactly what these rules allow (TechoRules), so a text that was
+        // accepted is never refused here.
+        func check(_ rule: FieldRule, _ v: Double, field: String? = nil) throws {
+            if !rule.contains(v) { throw TextError.invalid(field: field ?? rule.name, value: "\(v)", expected: rule.expected) }
         }
-        if !(style.lineHeight.isFinite && style.lineHeight > 0 && style.lineHeight <= 10) {
-            throw TextError.invalid(field: "lineHeight", value: "\(style.lineHeight)", expected: "a multiple of the size in (0, 10]")
-        }
-        if let w = style.maxWidth, !(w.isFinite && w > 0 && w <= 1_000_000) {
-            throw TextError.invalid(field: "maxWidth", value: "\(w)", expected: "pixels in (0, 1000000]")
-        }
-        if !(style.letterSpacing.isFinite && abs(style.letterSpacing) <= 10_000) {
-            throw TextError.invalid(field: "letterSpacing", value: "\(style.letterSpacing)", expected: "pixels in [-10000, 10000]")
-        }
-        if let o = style.outline, !(o.width.isFinite && o.width > 0 && o.width <= 1000) {
-            throw TextError.invalid(field: "outline.width", value: "\(o.width)", expected: "pixels in (0, 1000]")
-        }
-        if !(1...1000).contains(style.weight) {
-            throw TextError.invalid(field: "weight", value: "\(style.weight)", expected: "100…900")
+        try check(FieldRules.fontSize, style.size)
+        try check(FieldRules.lineHeight, style.lineHeight)
+        if let w = style.maxWidth { try check(FieldRules.maxWidth, w) }
+        try check(FieldRules.letterSpacing, style.letterSpacing)
+        if let o = style.outline { try check(FieldRules.outlineWidth, o.width, field: "outline.width") }
+        if !FieldRules.weight.range.contains(style.weight) {
+            throw TextError.invalid(field: "weight", value: "\(style.weight)", expected: FieldRules.weight.expected)
         }
     }
 
