@@ -38,16 +38,25 @@ let package = Package(
         .target(name: "TechoText", dependencies: ["TechoGeometry", "TechoRaster", "TechoRules", "CFreeType", "CHarfBuzz", "CFontconfig"]),
         .target(name: "TechoModel", dependencies: ["TechoGeometry", "TechoRules", "CLibCrypto"]),
         .target(name: "TechoRender", dependencies: ["TechoModel", "TechoGeometry", "TechoRaster", "TechoCodecs", "TechoText"]),
-        .target(name: "TechoCommands", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoText"]),
-        // techo serve: the editor's HTTP server, a thin layer over the same operations as the CLI.
+        // Whole pages as the files export writes: PNG, JPEG, PDF.
+        .target(name: "TechoExport", dependencies: ["TechoModel", "TechoRender", "TechoCodecs", "TechoRaster"]),
+        // The only way to change a journal: typed operations, one error type (docs/decisions/architecture.md).
+        .target(name: "TechoEditing", dependencies: ["TechoModel", "TechoRender", "TechoCodecs", "TechoText", "TechoExport"]),
+        // The front ends decode their input into TechoEditing's operations and never import one another.
         .target(
-            name: "TechoServer", dependencies: ["CLibMicroHTTPD", "TechoCommands", "TechoModel", "TechoRender", "TechoCodecs", "TechoGeometry", "TechoText"]),
-        .executableTarget(name: "techo", dependencies: ["TechoCommands", "TechoServer"]),
-        .target(name: "Techo", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoRaster"]),
+            name: "TechoCommands", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoText", "TechoEditing", "TechoExport"]),
+        // techo serve: the editor's HTTP server.
+        .target(
+            name: "TechoServer",
+            dependencies: ["CLibMicroHTTPD", "TechoEditing", "TechoExport", "TechoModel", "TechoRender", "TechoCodecs", "TechoGeometry", "TechoText"]),
+        // The executable wires `serve` (the server) into the CLI.
+        .executableTarget(name: "techo", dependencies: ["TechoCommands", "TechoServer", "TechoEditing", "TechoModel"]),
+        .target(name: "Techo", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoRaster", "TechoEditing", "TechoExport"]),
         .executableTarget(name: "techo-assets", dependencies: ["TechoCodecs", "TechoRaster", "CLibHeif", "CLibWebP"], path: "Sources/techo-assets"),
         // Seeded mutation fuzzers for the decoders and text layout (make fuzz, docs/fuzzing.md).
         .target(
-            name: "TechoFuzzTargets", dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText", "TechoRaster", "TechoCommands", "TechoServer"]),
+            name: "TechoFuzzTargets",
+            dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText", "TechoRaster", "TechoEditing", "TechoCommands", "TechoServer"]),
         .executableTarget(name: "techo-fuzz", dependencies: ["TechoFuzzTargets", "TechoGeometry"]),
         .executableTarget(
             name: "techo-bench", dependencies: ["TechoRender", "TechoCodecs", "TechoRaster", "TechoText", "TechoModel"], path: "Sources/techo-bench"),
@@ -64,8 +73,13 @@ let package = Package(
         .testTarget(name: "TechoRenderTests", dependencies: ["TechoRender", "TechoTestSupport"]),
         // The library's compiled example: it imports Techo and nothing else of techo's.
         .testTarget(name: "TechoLibraryTests", dependencies: ["Techo"]),
-        .testTarget(name: "TechoServerTests", dependencies: ["TechoServer", "TechoCommands", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),
-        .testTarget(name: "TechoCommandsTests", dependencies: ["TechoCommands", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),
+        .testTarget(name: "TechoEditingTests", dependencies: ["TechoEditing", "TechoModel", "TechoCodecs", "TechoRender", "TechoText"]),
+        .testTarget(
+            name: "TechoServerTests",
+            dependencies: ["TechoServer", "TechoEditing", "TechoCommands", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),
+        .testTarget(
+            name: "TechoCommandsTests",
+            dependencies: ["TechoCommands", "TechoEditing", "TechoExport", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),
         // The editor page in headless Chromium, with real input events, against `techo serve`.
         .testTarget(name: "TechoEditorTests", dependencies: ["TechoCodecs", "TechoRaster", "TechoTestSupport"], exclude: ["Fixtures"]),
     ],

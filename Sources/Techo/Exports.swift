@@ -5,5 +5,6 @@
 // which opens or creates a journal folder, adds pictures, applies gestures, draws strokes,
 // undoes and redoes, and renders pages to PNG bytes or an RGBA buffer — the same model,
 // history and renderer as the `techo` command line.
+@_exported import TechoEditing
 @_exported import TechoGeometry
 @_exported import TechoModel

@@ -1,6 +1,8 @@
 // A journal on disk, edited and rendered from Swift: the library's front door.
 import Foundation
 import TechoCodecs
+import TechoEditing
+import TechoExport
 import TechoGeometry
 import TechoModel
 import TechoRaster
@@ -23,6 +25,9 @@ import TechoRender
 /// let png = try journal.renderPNG(page: "p1", scale: 2)
 /// ```
 ///
+/// Every refusal or failure is thrown as an `EditError` whose `kind` says what went wrong and
+/// whose message names the page, element, file or field, as the CLI and the editor word it.
+///
 /// - Thread safety: one instance may be used from one thread at a time; separate instances
 ///   (or processes) on the same journal are serialised by the journal's lock.
 public final class JournalEditor {
@@ -38,9 +43,9 @@ public final class JournalEditor {
     }
 
     /// Opens the journal folder at `url`.
-    /// - Throws: `StorageError` when it is missing, locked beyond the wait, or damaged.
-    public static func open(_ url: URL) throws -> JournalEditor {
-        JournalEditor(url: url, store: try JournalStore.open(url))
+    /// - Throws: `EditError` when it is missing, locked beyond the wait, or damaged.
+    public static func open(_ url: URL) throws(EditError) -> JournalEditor {
+        try EditError.wrapping { JournalEditor(url: url, store: try JournalStore.open(url)) }
     }
 
     /// Creates a journal folder at `url` (which must not exist) with one empty page, `p1`.
@@ -50,12 +55,16 @@ public final class JournalEditor {
     ///     `100x150mm`, `1748xauto`). Default `A5`.
     ///   - dpi: resolution for millimetre units and print metadata. Default 300.
     ///   - background: the page colour. Default white.
-    /// - Throws: `ValueError` for a bad size or title, `StorageError` when `url` exists or
-    ///   cannot be written (nothing is left behind).
+    /// - Throws: `EditError`: `.invalid` for a bad size or title, `.failure` when `url` exists
+    ///   or cannot be written (nothing is left behind).
     public static func create(
         at url: URL, title: String? = nil, size: String = PageSize.defaultName,
         dpi: Double = Page.defaultDPI, background: RGBA = .white
-    ) throws -> JournalEditor {
+    ) throws(EditError) -> JournalEditor {
+        try EditError.wrapping { try makeJournal(at: url, title: title, size: size, dpi: dpi, background: background) }
+    }
+
+    private static func makeJournal(at url: URL, title: String?, size: String, dpi: Double, background: RGBA) throws -> JournalEditor {
         let page = try Page(id: "p1", size: try PageSize(parsing: size, dpi: dpi), dpi: dpi, background: Background(color: background))
         let journal = try Journal(title: title ?? url.deletingPathExtension().lastPathComponent, pageOrder: ["p1"])
         return JournalEditor(url: url, store: try JournalStore.create(at: url, journal: journal, pages: [page]))
@@ -64,14 +73,13 @@ public final class JournalEditor {
     // MARK: Reading
 
     /// The ids of the pages, in order.
-    public func pageIDs() throws -> [String] { try store.read().journal.pageOrder }
+    public func pageIDs() throws(EditError) -> [String] { try EditError.wrapping { try store.read().journal.pageOrder } }
 
     /// The page `id` as it is now.
-    /// - Throws: `EditorError.noPage` naming the pages there are.
-    public func page(_ id: String) throws -> Page {
-        let (journal, pages) = try store.read()
-        guard let p = pages[id] else { throw EditorError.noPage(id, existing: journal.pageOrder) }
-        return p
+    /// - Throws: `EditError` `.notFound` naming the pages there are.
+    public func page(_ id: String) throws(EditError) -> Page {
+        let (journal, pages) = try EditError.wrapping { try store.read() }
+        return try PageEdits.page(id, in: pages, journal: journal)
     }
 
     // MARK: Editing
@@ -79,18 +87,8 @@ public final class JournalEditor {
     /// Adds a page after the last one (same size, dpi and background as the last page) and
     /// returns its id (`p2`, `p3`, … unless `id` names one).
     @discardableResult
-    public func addPage(id: String? = nil) throws -> String {
-        try store.transaction(description: "page add") { journal, pages in
-            let newID = id ?? journal.nextPageID()
-            try Identifier.validate(newID, what: "page id")
-            guard pages[newID] == nil else { throw ValueError("a page \"\(newID)\" already exists") }
-            let last = journal.pageOrder.last.flatMap { pages[$0] }
-            pages[newID] = try Page(
-                id: newID, size: last?.size, dpi: last?.dpi ?? Page.defaultDPI,
-                background: last?.background ?? Background(), margin: last?.margin ?? 0)
-            journal.pageOrder.append(newID)
-            return newID
-        }
+    public func addPage(id: String? = nil) throws(EditError) -> String {
+        try PageEdits.addPage(to: store, id: id)
     }
 
     /// Adds a picture file (PNG, JPEG, HEIC/HEIF, AVIF, WebP or SVG, told by its bytes) as an
@@ -102,28 +100,26 @@ public final class JournalEditor {
     /// - Parameters:
     ///   - at: the centre on the page, pixels. Default: the page centre.
     ///   - width: the width shown on the page, keeping the aspect. Default: the natural width.
-    /// - Throws: `ImageError` naming the file, `EditorError.noPage`.
+    /// - Throws: `EditError` naming the file, page or value.
     @discardableResult
     public func addPicture(
         _ file: URL, to pageID: String, photo: Bool = false, at: Point? = nil,
         width: Double? = nil, keepGPS: Bool = false
-    ) throws -> String {
-        var bytes = try FileBytes.contents(of: file.path, maxBytes: ImageLimits.default.maxFileBytes)
+    ) throws(EditError) -> String {
         let name = file.lastPathComponent
-        let info = try ImageProbe.check(bytes, name: name)
-        if !keepGPS { bytes = try ImageMetadata.removingGPS(bytes, format: info.format, file: name) }
-        let asset = try AssetImport(bytes: bytes, ext: info.format.fileExtension)
-        let natural = (Double(info.naturalWidth), Double(info.naturalHeight))
-        let center = try at ?? pageCenter(pageID)
+        let bytes = try EditError.wrapping { try FileBytes.contents(of: file.path, maxBytes: ImageLimits.default.maxFileBytes) }
+        let picture = try PageEdits.preparePicture(bytes, name: name, keepGPS: keepGPS)
+        let center: Point
+        if let at { center = at } else { center = try pageCenter(pageID) }
         // The picture is written inside the same locked change as the page, so a failed edit
         // leaves no file behind.
-        return try edit(pageID, "add \(photo ? "photo" : "image") \(name)", importing: [asset]) { page in
+        return try PageEdits.editPage(pageID, of: store, description: "add \(photo ? "photo" : "image") \(name)", importing: [picture.asset]) { page in
             let kind: Element.Kind = photo ? .photo : .image
-            let image = try ImageContent(asset: asset.ref, naturalWidth: natural.0, naturalHeight: natural.1)
+            let image = try ImageContent(asset: picture.asset.ref, naturalWidth: picture.naturalWidth, naturalHeight: picture.naturalHeight)
             let scale =
                 try width.map { w -> Double in
-                    guard w.isFinite, w > 0 else { throw ValueError("width must be a positive number, got \(w)") }
-                    return w / natural.0
+                    guard w.isFinite, w > 0 else { throw EditError(.invalid, "width: expected a positive number, got \(w)") }
+                    return w / picture.naturalWidth
                 } ?? 1
             let id = page.nextElementID(for: kind)
             page.elements.append(
@@ -134,61 +130,71 @@ public final class JournalEditor {
         }
     }
 
-    /// Applies gestures (section 3 of the product contract: pan, pinch, rotate, double-tap,
-    /// flip) to element `elementID` as one history step, all or nothing.
-    /// - Throws: `GestureError` when a gesture would make the transform singular or
-    ///   non-finite (nothing changes), `ValueError` for an unknown element or an ink layer.
-    public func apply(_ gestures: [Gesture], to elementID: String, on pageID: String) throws {
-        try edit(pageID, "gesture \(elementID)") { page in try page.apply(gestures, to: elementID) }
+    /// Adds a text sticker centred at `at` (default: the page centre) and returns its id. Its
+    /// fields obey the same rules as the CLI's and the editor's (`FieldRules`), and its `font`
+    /// must be an installed family (or a generic one such as `serif`).
+    /// - Throws: `EditError` `.invalid` naming the field, `.notFound` for an unknown page.
+    @discardableResult
+    public func addText(_ text: TextContent, to pageID: String, at: Point? = nil) throws(EditError) -> String {
+        do { try text.validate() } catch { throw EditError(from: error) }
+        let center: Point
+        if let at { center = at } else { center = try pageCenter(pageID) }
+        return try PageEdits.editPage(pageID, of: store, description: "add text") { page in
+            let id = page.nextElementID(for: .text)
+            page.elements.append(try Element(id: id, content: .text(text), placement: try Placement(center: center)))
+            return id
+        }
+    }
+
+    /// Applies gestures (pan, pinch, rotate, double-tap, flip) to element `elementID` as one
+    /// history step, all or nothing.
+    /// - Throws: `EditError` `.invalid` when a gesture would make the transform singular or
+    ///   non-finite, or the element is an ink layer (nothing changes); `.notFound` for an
+    ///   unknown page or element.
+    public func apply(_ gestures: [Gesture], to elementID: String, on pageID: String) throws(EditError) {
+        try PageEdits.editPage(pageID, of: store, description: "gesture \(elementID)") { page in
+            try PageEdits.move(elementID, on: &page, by: gestures)
+        }
     }
 
     /// Draws a stroke on the page's topmost ink layer (made on first use) and returns that
     /// layer's id.
     @discardableResult
-    public func draw(_ stroke: Stroke, on pageID: String) throws -> String {
-        try edit(pageID, "draw \(stroke.tool.rawValue)") { page in try page.appendStroke(stroke) }
+    public func draw(_ stroke: Stroke, on pageID: String) throws(EditError) -> String {
+        try PageEdits.editPage(pageID, of: store, description: "draw \(stroke.tool.rawValue)") { page in try page.appendStroke(stroke) }
     }
 
     /// Takes back the last change; false when there is nothing to undo.
     @discardableResult
-    public func undo() throws -> Bool { try store.undo() != nil }
+    public func undo() throws(EditError) -> Bool { try EditError.wrapping { try store.undo() != nil } }
 
     /// Makes the last undone change again; false when there is nothing to redo.
     @discardableResult
-    public func redo() throws -> Bool { try store.redo() != nil }
+    public func redo() throws(EditError) -> Bool { try EditError.wrapping { try store.redo() != nil } }
 
     // MARK: Rendering
 
     /// The page rendered at `scale` (1 = the page's own pixels) as PNG file bytes: 8-bit sRGB,
     /// RGB when opaque, `pHYs` from the page dpi × scale — the bytes `techo export` writes.
-    /// - Throws: `RenderError` (over the page limits, an asset that cannot be read), `EditorError.noPage`.
-    public func renderPNG(page pageID: String, scale: Double = 1) throws -> [UInt8] {
-        let rendered = try renderer.render(try page(pageID), scale: scale)
-        return try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, name: "\(pageID).png")
+    /// - Throws: `EditError`: `.unrenderable` (over the page limits, an asset that cannot be
+    ///   read), `.notFound`.
+    public func renderPNG(page pageID: String, scale: Double = 1) throws(EditError) -> [UInt8] {
+        let page = try page(pageID)
+        return try EditError.wrapping { try PageBytes.png(of: page, scale: scale, renderer: renderer) }
     }
 
     /// The page rendered at `scale` as straight-alpha RGBA, 4 bytes a pixel, rows top down.
-    public func renderRGBA(page pageID: String, scale: Double = 1) throws -> RGBABuffer {
-        let rendered = try renderer.render(try page(pageID), scale: scale)
+    public func renderRGBA(page pageID: String, scale: Double = 1) throws(EditError) -> RGBABuffer {
+        let page = try page(pageID)
+        let rendered = try EditError.wrapping { try renderer.render(page, scale: scale) }
         return RGBABuffer(width: rendered.pixmap.width, height: rendered.pixmap.height, bytes: rendered.pixmap.straightRGBA())
     }
 
     // MARK: Private
 
-    private func edit<R>(
-        _ pageID: String, _ description: String, importing: [AssetImport] = [],
-        _ body: (inout Page) throws -> R
-    ) throws -> R {
-        try store.transaction(description: description, importing: importing) { journal, pages in
-            guard var page = pages[pageID] else { throw EditorError.noPage(pageID, existing: journal.pageOrder) }
-            let result = try body(&page)
-            pages[pageID] = page
-            return result
-        }
-    }
-
-    private func pageCenter(_ pageID: String) throws -> Point {
-        let (w, h) = try renderer.resolvedSize(of: try page(pageID))
+    private func pageCenter(_ pageID: String) throws(EditError) -> Point {
+        let page = try page(pageID)
+        let (w, h) = try EditError.wrapping { try renderer.resolvedSize(of: page) }
         return Point(x: w / 2, y: h / 2)
     }
 }
@@ -209,17 +215,5 @@ public struct RGBABuffer: Equatable, Sendable {
         precondition(x >= 0 && y >= 0 && x < width && y < height, "pixel (\(x), \(y)) outside \(width)x\(height)")
         let i = (y * width + x) * 4
         return (bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3])
-    }
-}
-
-/// What `JournalEditor` refuses on its own (the model, codecs and storage throw their errors).
-public enum EditorError: Error, Equatable, CustomStringConvertible, Sendable {
-    /// No page with this id; `existing` lists the pages there are.
-    case noPage(String, existing: [String])
-
-    public var description: String {
-        switch self {
-        case .noPage(let id, let existing): return "no page '\(id)'; pages: \(existing.joined(separator: ", "))"
-        }
     }
 }

@@ -1,6 +1,7 @@
 // The `techo` command: finds the subcommand, parses its options, runs it, and turns every
 // error into a message and an exit code in one place.
 import Foundation
+import TechoEditing
 
 /// Where a command writes. Tests capture both streams; the binary writes to the terminal.
 public final class CommandIO {
@@ -54,17 +55,6 @@ public protocol TechoCommand {
 extension TechoCommand {
     public static var discussion: String { "" }
     public static var displayName: String { names.joined(separator: " ") }
-}
-
-/// A failure with a chosen exit code and a message (without the `techo: error:` prefix).
-public struct CommandError: Error, CustomStringConvertible {
-    public var code: ExitCode
-    public var message: String
-    public init(_ code: ExitCode, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-    public var description: String { message }
 }
 
 public enum Techo {

@@ -104,7 +104,12 @@ public final class PageRenderer: @unchecked Sendable {
         textLock.lock()
         if let l = layouts[text] { textLock.unlock(); return l }
         textLock.unlock()
-        let l = try TextLayout.layout(text.text, style: TextStyle(text))
+        var style = TextStyle(text)
+        // A family is never read as a path (the model refuses such names; this is the second
+        // guard): a font file is read only when it was imported into the journal.
+        if TextContent.looksLikeFilePath(style.font) { style.font = "sans-serif" }
+        if let f = text.fontFile { style.fontFile = try images.assetURL(f).path }
+        let l = try TextLayout.layout(text.text, style: style)
         textLock.lock()
         layouts[text] = l
         textLock.unlock()

@@ -5,7 +5,8 @@
 // shared operations as the CLI commands. docs/editor-api.md is the contract.
 import Foundation
 import TechoCodecs
-import TechoCommands
+import TechoEditing
+import TechoExport
 import TechoModel
 import TechoRender
 
@@ -40,6 +41,19 @@ struct APIError: Error {
     var status: Int
     var message: String
     init(_ status: Int, _ message: String) { self.status = status; self.message = message }
+
+    /// The status for an `EditError` of this kind.
+    static func status(of kind: EditError.Kind) -> Int {
+        switch kind {
+        case .invalid: return 400
+        case .notFound: return 404
+        case .conflict: return 409
+        case .tooLarge: return 413
+        case .unsupportedFormat: return 415
+        case .unrenderable: return 422
+        case .cannotCreate, .failure: return 500
+        }
+    }
 }
 
 /// The editor's server for one journal.
@@ -229,28 +243,12 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
 
     // MARK: Errors
 
+    /// The HTTP answer to an error: the server's own refusals as they are; everything else is
+    /// the editing layer's `EditError`, whose kind says the status (the one place it is decided).
     func apiError(_ error: Error) -> APIError {
-        switch error {
-        case let e as APIError: return e
-        case let e as CommandError:
-            switch e.code {
-            case .noInput: return APIError(404, e.message)
-            case .usage, .dataError: return APIError(400, e.message)
-            default: return APIError(500, e.message)
-            }
-        case let e as UsageError: return APIError(400, e.message)
-        case let e as JSONSyntaxError: return APIError(400, e.description)
-        case let e as JSONDecodingError: return APIError(400, e.description)
-        case let e as GestureError: return APIError(400, "refused, nothing changed: \(e.message)")
-        case let e as ValueError: return APIError(400, e.description)
-        case let e as ImageError:
-            if case .unknownFormat = e.reason { return APIError(415, e.description) }
-            if case .fileTooLarge = e.reason { return APIError(413, e.description) }
-            return APIError(400, e.description)
-        case let e as RenderError: return APIError(500, e.description)
-        case let e as StorageError: return APIError(500, e.description)
-        default: return APIError(500, "\(error)")
-        }
+        if let e = error as? APIError { return e }
+        let e = EditError(from: error)
+        return APIError(APIError.status(of: e.kind), e.message)
     }
 
     // MARK: The journal on disk
@@ -271,8 +269,7 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
     }
 
     func page(_ id: String, in s: (revision: UInt64, journal: Journal, pages: PageSet)) throws -> Page {
-        guard let p = s.pages[id] else { throw APIError(404, "no page '\(id)'; pages: \(s.journal.pageOrder.joined(separator: ", "))") }
-        return p
+        try PageEdits.page(id, in: s.pages, journal: s.journal)
     }
 
     /// Runs a change and answers `{"revision": N}` plus `extra`; the new revision is published at once.

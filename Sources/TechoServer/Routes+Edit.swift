@@ -3,14 +3,15 @@
 // by its JSON path) and makes one transaction of the journal's store, with the description the
 // matching CLI command gives its history step. A request that fails changes nothing.
 import Foundation
-import TechoCommands
+import TechoEditing
+import TechoExport
 import TechoGeometry
 import TechoModel
 
 extension EditorServer {
     /// Parses a JSON request body.
     func body(_ request: HTTPRequest) throws -> (DecodingContext, JSONNode) {
-        guard !request.body.isEmpty else { throw APIError(400, "request body: expected a JSON object, got nothing") }
+        guard !request.body.isEmpty else { throw EditError(.invalid, "request body: expected a JSON object, got nothing") }
         let value = try JSONParser.parse(request.body, file: "request body")
         let ctx = DecodingContext(file: "request body")
         return (ctx, ctx.root(value))
@@ -21,19 +22,10 @@ extension EditorServer {
         _ id: String, _ description: String, importing: [AssetImport] = [], extra: (inout [String: JSONValue]) -> Void = { _ in },
         _ edit: (inout Page) throws -> Void
     ) throws -> HTTPResponse {
-        try store.transaction(description: description, importing: importing) { journal, pages in
-            guard var p = pages[id] else { throw APIError(404, "no page '\(id)'; pages: \(journal.pageOrder.joined(separator: ", "))") }
-            try edit(&p)
-            pages[id] = p
-        }
+        try PageEdits.editPage(id, of: store, description: description, importing: importing, edit)
         var o: [String: JSONValue] = ["revision": .number(Double(watcher.refresh()))]
         extra(&o)
         return .json(200, .object(o))
-    }
-
-    func elementIndex(_ eid: String, on p: Page) throws -> Int {
-        guard let i = p.index(of: eid) else { throw APIError(404, "no element '\(eid)' on page \(p.id)") }
-        return i
     }
 
     // MARK: Gestures, strokes, new elements
@@ -57,12 +49,8 @@ extension EditorServer {
             o.finish()
         }
         try ctx.throwIfProblems()
-        guard let eid else { throw APIError(400, "request body: missing element") }
-        return try editPage(id, "gesture \(eid)") { p in
-            let i = try elementIndex(eid, on: p)
-            guard p.elements[i].kind != .ink else { throw APIError(400, "element: '\(eid)' is an ink layer; ink has no transform to move") }
-            try p.apply(gestures, to: eid)
-        }
+        guard let eid else { throw EditError(.invalid, "request body: missing element") }
+        return try editPage(id, "gesture \(eid)") { p in try PageEdits.move(eid, on: &p, by: gestures, label: { n, _ in "events[\(n)]" }) }
     }
 
     func draw(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
@@ -72,7 +60,7 @@ extension EditorServer {
         var tool = "stroke"
         if case .object(let o) = root.value, case .string(let t)? = o["tool"], let known = Stroke.Tool(rawValue: t) { tool = known.rawValue }
         return try editPage(id, "draw \(tool)", extra: { $0["id"] = .string(layer) }) { p in
-            guard let stroke = Stroke.decode(root, dpi: p.dpi) else { try ctx.throwIfProblems(); throw APIError(400, "request body: not a stroke") }
+            guard let stroke = Stroke.decode(root, dpi: p.dpi) else { try ctx.throwIfProblems(); throw EditError(.invalid, "request body: not a stroke") }
             try ctx.throwIfProblems()
             layer = try p.appendStroke(stroke)
         }
@@ -81,14 +69,14 @@ extension EditorServer {
     func addElement(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let (ctx, root) = try body(request)
         if case .object(let o) = root.value, case .string(let type)? = o["type"], !["text", "washi"].contains(type) {
-            throw APIError(400, "type: '\(type)' elements are added by uploading the file (?type=image|photo&name=FILE) or drawing (POST …/draw)")
+            throw EditError(.invalid, "type: '\(type)' elements are added by uploading the file (?type=image|photo&name=FILE) or drawing (POST …/draw)")
         }
         var added = ""
         let kind: String = {
             if case .object(let o) = root.value, case .string(let t)? = o["type"] { return t }; return "element"
         }()
         return try editPage(id, "add \(kind)", extra: { $0["id"] = .string(added) }) { p in
-            guard let e = Element.decode(root, addingTo: p) else { try ctx.throwIfProblems(); throw APIError(400, "request body: not an element") }
+            guard let e = Element.decode(root, addingTo: p) else { try ctx.throwIfProblems(); throw EditError(.invalid, "request body: not an element") }
             try ctx.throwIfProblems()
             switch e.content {
             case .text(let t): try t.validate()
@@ -104,14 +92,14 @@ extension EditorServer {
         let raw = request.query[key] ?? "upload"
         let last = raw.split(separator: "/").last.map(String.init) ?? "upload"
         let clean = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7f }.map(Character.init).prefix(200))
-        guard !clean.isEmpty else { throw APIError(400, "\(key): expected a file name such as photo.jpg") }
+        guard !clean.isEmpty else { throw EditError(.invalid, "\(key): expected a file name such as photo.jpg") }
         return clean
     }
 
     func queryNumber(_ request: HTTPRequest, _ key: String, in range: ClosedRange<Double>) throws -> Double? {
         guard let text = request.query[key] else { return nil }
         guard let v = Double(text), v.isFinite, range.contains(v) else {
-            throw APIError(400, "\(key): expected a number from \(numberText(range.lowerBound)) to \(numberText(range.upperBound)), got '\(text)'")
+            throw EditError(.invalid, "\(key): expected a number from \(numberText(range.lowerBound)) to \(numberText(range.upperBound)), got '\(text)'")
         }
         return v
     }
@@ -119,11 +107,11 @@ extension EditorServer {
     /// A picture upload: the body is the file's bytes, checked as `techo add` checks a file.
     func upload(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let type = request.query["type"] ?? ""
-        guard type == "image" || type == "photo" else { throw APIError(400, "type: expected image or photo, got '\(type)'") }
+        guard type == "image" || type == "photo" else { throw EditError(.invalid, "type: expected image or photo, got '\(type)'") }
         let name = try displayName(request, key: "name")
         let x = try queryNumber(request, "x", in: -Placement.maxCoordinate...Placement.maxCoordinate)
         let y = try queryNumber(request, "y", in: -Placement.maxCoordinate...Placement.maxCoordinate)
-        guard (x == nil) == (y == nil) else { throw APIError(400, "x, y: give both or neither") }
+        guard (x == nil) == (y == nil) else { throw EditError(.invalid, "x, y: give both or neither") }
         // Check the page exists before storing anything.
         let s = try snapshot()
         _ = try page(id, in: s)
@@ -152,7 +140,7 @@ extension EditorServer {
     func setElement(_ id: String, _ eid: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let (ctx, root) = try body(request)
         return try editPage(id, "set \(eid)") { p in
-            let i = try elementIndex(eid, on: p)
+            let i = try PageEdits.elementIndex(eid, on: p)
             var e = p.elements[i]
             guard let o = root.object() else { try ctx.throwIfProblems(); return }
             defer { o.finish() }
@@ -161,7 +149,7 @@ extension EditorServer {
             let moves = ["at", "scale", "rotate"].filter(o.has)
             if !moves.isEmpty {
                 if e.kind == .ink {
-                    o.optional(moves[0])?.report("'\(eid)' is an ink layer, which has no placement")
+                    o.optional(moves[0])?.report(PageEdits.inkHasNoTransform(eid).message)
                 } else {
                     let pl = e.placement
                     let at = o.optional("at")?.point().map { Point($0.0, $0.1) } ?? pl.center
@@ -219,12 +207,8 @@ extension EditorServer {
         var axis: FlipAxis?
         if let o = root.object() { axis = o.required("axis")?.choice(FlipAxis.self); o.finish() }
         try ctx.throwIfProblems()
-        guard let axis else { throw APIError(400, "request body: missing axis") }
-        return try editPage(id, "gesture \(eid)") { p in
-            let i = try elementIndex(eid, on: p)
-            guard p.elements[i].kind != .ink else { throw APIError(400, "'\(eid)' is an ink layer; ink has no transform to flip") }
-            try p.apply([.flip(axis)], to: eid)
-        }
+        guard let axis else { throw EditError(.invalid, "request body: missing axis") }
+        return try editPage(id, "gesture \(eid)") { p in try PageEdits.move(eid, on: &p, by: [.flip(axis)]) }
     }
 
     func restack(_ id: String, _ eid: String, _ request: HTTPRequest) throws -> HTTPResponse {
@@ -242,20 +226,14 @@ extension EditorServer {
             o.finish()
         }
         try ctx.throwIfProblems()
-        guard let target else { throw APIError(400, "request body: say where with by or to") }
-        let up: Bool
-        switch target {
-        case .by(let n): up = n > 0
-        case .top: up = true
-        case .bottom: up = false
-        }
-        return try editPage(id, "\(up ? "raise" : "lower") \(eid)") { p in
-            PageEdits.restack(try elementIndex(eid, on: p), on: &p, to: target)
+        guard let target else { throw EditError(.invalid, "request body: say where with by or to") }
+        return try editPage(id, "\(PageEdits.isRaise(target) ? "raise" : "lower") \(eid)") { p in
+            PageEdits.restack(try PageEdits.elementIndex(eid, on: p), on: &p, to: target)
         }
     }
 
     func removeElement(_ id: String, _ eid: String) throws -> HTTPResponse {
-        try editPage(id, "rm \(eid)") { p in p.elements.remove(at: try elementIndex(eid, on: p)) }
+        try editPage(id, "rm \(eid)") { p in try PageEdits.remove([eid], from: &p) }
     }
 
     // MARK: Page-wide changes
@@ -266,7 +244,7 @@ extension EditorServer {
             let mode =
                 try request.query["mode"].map { m -> BackgroundImage.Mode in
                     guard let v = BackgroundImage.Mode(rawValue: m) else {
-                        throw APIError(400, "mode: expected one of \(BackgroundImage.Mode.allCases.map(\.rawValue).joined(separator: ", ")), got '\(m)'")
+                        throw EditError(.invalid, "mode: expected one of \(BackgroundImage.Mode.allCases.map(\.rawValue).joined(separator: ", ")), got '\(m)'")
                     }
                     return v
                 } ?? .tile
@@ -324,20 +302,16 @@ extension EditorServer {
     }
 
     func clear(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        var all = false
+        var scope = ClearScope.ink
         if !request.body.isEmpty {
             let (ctx, root) = try body(request)
             if let o = root.object() {
-                if let n = o.optional("what"), let w = n.string() {
-                    if w == "all" { all = true } else if w != "ink" { n.report("expected \"ink\" or \"all\", got \"\(w)\"") }
-                }
+                if let s = o.optional("what")?.choice(ClearScope.self) { scope = s }
                 o.finish()
             }
             try ctx.throwIfProblems()
         }
-        return try editPage(id, all ? "clear all" : "clear ink") { p in
-            if all { p.elements.removeAll() } else { p.elements.removeAll { $0.kind == .ink } }
-        }
+        return try editPage(id, PageEdits.description(of: scope)) { p in PageEdits.clear(scope, on: &p) }
     }
 
     func addPage(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -352,7 +326,7 @@ extension EditorServer {
             }
             try ctx.throwIfProblems()
         }
-        let id = try PageEdits.addPage(to: store, id: wanted, after: after, template: template)
+        let id = try PageEdits.addPage(to: store, id: wanted, after: after, builtinTemplate: template)
         return .json(200, ["revision": .number(Double(watcher.refresh())), "id": .string(id)])
     }
 
@@ -361,14 +335,12 @@ extension EditorServer {
         var to: Int?
         if let o = root.object() { to = o.required("to")?.integer(in: 0...1_000_000); o.finish() }
         try ctx.throwIfProblems()
-        guard let to else { throw APIError(400, "request body: missing to") }
+        guard let to else { throw EditError(.invalid, "request body: missing to") }
         return try changed { try PageEdits.movePage(id, to: to, in: store) }
     }
 
     func undo(redo: Bool) throws -> HTTPResponse {
-        guard let step = try (redo ? store.redo() : store.undo()) else {
-            throw APIError(409, redo ? "nothing to redo" : "nothing to undo")
-        }
+        let step = try PageEdits.undo(store, redo: redo)
         return .json(
             200,
             [

@@ -2,7 +2,8 @@
 // page or of one element alone, exports, and the event stream.
 import Foundation
 import TechoCodecs
-import TechoCommands
+import TechoEditing
+import TechoExport
 import TechoGeometry
 import TechoModel
 import TechoRender
@@ -35,7 +36,7 @@ extension EditorServer {
                 "canUndo": .bool(steps.contains { $0.isApplied }),
                 "canRedo": .bool(steps.contains { !$0.isApplied }),
                 "history": .array(steps.map { ["n": .number(Double($0.number)), "description": .string($0.description), "applied": .bool($0.isApplied)] }),
-                "templates": .array(PageEdits.templateNames().map(JSONValue.string)),
+                "templates": .array(Templates.builtinNames().map(JSONValue.string)),
                 "fonts": .array(fonts.map(JSONValue.string)),
             ])
     }
@@ -86,7 +87,9 @@ extension EditorServer {
     /// `scale` from the query: 0 < S ≤ 4, default 1.
     func renderScale(_ request: HTTPRequest) throws -> Double {
         guard let text = request.query["scale"] else { return 1 }
-        guard let s = Double(text), s.isFinite, s > 0, s <= 4 else { throw APIError(400, "scale: expected a number above 0 and at most 4, got '\(text)'") }
+        guard let s = Double(text), s.isFinite, s > 0, s <= 4 else {
+            throw EditError(.invalid, "scale: expected a number above 0 and at most 4, got '\(text)'")
+        }
         return s
     }
 
@@ -100,7 +103,7 @@ extension EditorServer {
         var p = try page(id, in: s)
         let without = request.query["without"] ?? ""
         if !without.isEmpty {
-            guard let i = p.index(of: without) else { throw APIError(404, "without: no element '\(without)' on page \(id)") }
+            guard let i = p.index(of: without) else { throw EditError(.notFound, "without: no element '\(without)' on page \(id)") }
             p.elements.remove(at: i)
         }
         let full = try page(id, in: s)
@@ -108,7 +111,7 @@ extension EditorServer {
         let entry = try renders.render(RenderCache.Key(page: full, scale: scale, variant: without.isEmpty ? "" : "without:" + without)) {
             hit = false
             var seconds = (render: 0.0, encode: 0.0)
-            let bytes = try PageEdits.pngBytes(of: p, scale: scale, renderer: renderer, seconds: &seconds)
+            let bytes = try PageBytes.png(of: p, scale: scale, renderer: renderer, seconds: &seconds)
             return RenderCache.Entry(
                 png: bytes, headers: [("Server-Timing", String(format: "render;dur=%.2f, encode;dur=%.2f", seconds.render * 1000, seconds.encode * 1000))])
         }
@@ -123,7 +126,7 @@ extension EditorServer {
         let scale = try renderScale(request)
         let s = try snapshot()
         let p = try page(id, in: s)
-        guard let i = p.index(of: eid) else { throw APIError(404, "no element '\(eid)' on page \(id)") }
+        guard let i = p.index(of: eid) else { throw EditError(.notFound, "no element '\(eid)' on page \(id)") }
         let entry = try renders.render(RenderCache.Key(page: p, scale: scale, variant: "sprite:" + eid)) {
             var e = p.elements[i]
             e.clip = nil
@@ -136,7 +139,7 @@ extension EditorServer {
                 let pl = e.placement
                 e.placement = try Placement(center: .zero, scale: pl.scale, rotation: 0, flipH: pl.flipH, flipV: pl.flipV)
                 let b = try renderer.drawnBounds(of: e)
-                guard !b.isEmpty else { throw APIError(404, "element '\(eid)' draws nothing") }
+                guard !b.isEmpty else { throw EditError(.notFound, "element '\(eid)' draws nothing") }
                 rect = Rect(
                     x: b.x.rounded(.down), y: b.y.rounded(.down), width: (b.maxX.rounded(.up) - b.x.rounded(.down)),
                     height: (b.maxY.rounded(.up) - b.y.rounded(.down)))
@@ -145,7 +148,7 @@ extension EditorServer {
             let alone = try Page(
                 id: p.id, size: PageSize(width: rect.width, height: rect.height), dpi: p.dpi,
                 background: Background(color: nil), elements: [e])
-            let bytes = try PageEdits.pngBytes(of: alone, scale: scale, renderer: renderer)
+            let bytes = try PageBytes.png(of: alone, scale: scale, renderer: renderer)
             let n = numberText
             return RenderCache.Entry(png: bytes, headers: [("X-Techo-Sprite", "\(n(rect.x)),\(n(rect.y)),\(n(rect.width)),\(n(rect.height))")])
         }
@@ -157,7 +160,7 @@ extension EditorServer {
         let s = try snapshot()
         let p = try page(id, in: s)
         let entry = try renders.render(RenderCache.Key(page: p, scale: scale, variant: "")) {
-            RenderCache.Entry(png: try PageEdits.pngBytes(of: p, scale: scale, renderer: renderer), headers: [])
+            RenderCache.Entry(png: try PageBytes.png(of: p, scale: scale, renderer: renderer), headers: [])
         }
         let position = (s.journal.pageOrder.firstIndex(of: id) ?? 0) + 1
         let digits = max(2, String(s.journal.pageOrder.count).count)
@@ -169,7 +172,7 @@ extension EditorServer {
     func exportJournal() throws -> HTTPResponse {
         let s = try snapshot()
         let pages = s.journal.pageOrder.compactMap { s.pages[$0] }
-        let bytes = try PageEdits.pdfBytes(of: pages, title: s.journal.title, renderer: renderer)
+        let bytes = try PageBytes.pdf(of: pages, title: s.journal.title, renderer: renderer)
         let base =
             s.journal.title.isEmpty ? "journal" : String(s.journal.title.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" }.prefix(64))
         // The header value stays ASCII: a title in another script is named by its percent-encoding too.

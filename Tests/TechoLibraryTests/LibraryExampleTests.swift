@@ -75,7 +75,7 @@ import Testing
         let dir = try Self.scratch("errors")
         defer { try? FileManager.default.removeItem(at: dir) }
         let journal = try JournalEditor.create(at: dir.appendingPathComponent("j.techo"), size: "100x100")
-        #expect(throws: EditorError.noPage("p9", existing: ["p1"])) { try journal.renderPNG(page: "p9") }
+        #expect(throws: EditError(.notFound, "no page 'p9'; pages: p1")) { try journal.renderPNG(page: "p9") }
         let bad = dir.appendingPathComponent("cut.heic")
         try Data(try Data(contentsOf: Self.device("quad.heic")).prefix(200)).write(to: bad)
         #expect(throws: (any Error).self) { try journal.addPicture(bad, to: "p1") }
@@ -83,5 +83,31 @@ import Testing
         let sticker = try journal.addPicture(Self.device("quad-lossless.webp"), to: "p1")
         #expect(throws: (any Error).self) { try journal.apply([.pinch(scale: 0, around: nil)], to: sticker, on: "p1") }
         #expect(try journal.page("p1").elements[0].placement.scale == 1)
+    }
+
+    /// The library refuses what the CLI and the editor refuse, in the same words.
+    @Test func textRulesAreTheCLIsRules() throws {
+        let dir = try Self.scratch("text")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let journal = try JournalEditor.create(at: dir.appendingPathComponent("j.techo"), size: "400x300")
+        var tall = TextContent(text: "hi")
+        tall.lineHeight = 50
+        #expect(throws: EditError(.invalid, "lineHeight: 50 is out of range (expected more than 0 and at most 10 × the size)")) {
+            try journal.addText(tall, to: "p1")
+        }
+        var path = TextContent(text: "hi")
+        path.font = "/etc/passwd"
+        #expect(throws: EditError.self) { try journal.addText(path, to: "p1") }
+        var unknown = TextContent(text: "hi")
+        unknown.font = "No Such Family Techo"
+        do { _ = try journal.addText(unknown, to: "p1"); Issue.record("accepted") } catch {
+            #expect(error.kind == .invalid && error.message.contains("no installed family 'No Such Family Techo'"), "\(error)")
+        }
+        #expect(try journal.page("p1").elements.isEmpty)
+        var fine = TextContent(text: "hi")
+        fine.font = "DejaVu Sans"
+        fine.lineHeight = 10
+        #expect(try journal.addText(fine, to: "p1") == "text-1")
+        _ = try journal.renderPNG(page: "p1")
     }
 }

@@ -53,13 +53,13 @@ import Testing
         #expect(
             found == [
                 "elements[0].asset: invalid asset path \"assets/nothex.png\": expected assets/<sha256>.<ext>",
-                "elements[1].size: must be between 1 and 2000 (got 5000)",
+                "elements[1].size: 5000 is out of range (expected from 1 to 2000 px)",
                 "elements[1].colour: unknown field \"colour\"",
-                "elements[2].strokes[0].width: must be between 0.001 and 100000 (got -1)",
+                "elements[2].strokes[0].width: -1 is out of range (expected more than 0 and at most 100000 px)",
                 "elements[2].strokes[1].to: a line stroke needs \"to\"",
                 "elements[3].at[0]: must be between -10000000 and 10000000 (got 1e+308)",
-                "elements[4].opacity: must be between 0 and 1 (got 1.5)",
-                "elements[4].scale: must be between 0.0001 and 10000 (got 0)",
+                "elements[4].opacity: 1.5 is out of range (expected from 0 to 1)",
+                "elements[4].scale: 0 is out of range (expected from 0.0001 to 10000)",
                 "elements[6].id: duplicate element id \"ok\"",
                 "elements[7].type: unknown value \"sticker\"; expected one of \"image\", \"photo\", \"text\", \"ink\", \"washi\"",
             ])
@@ -97,7 +97,7 @@ import Testing
             found == [
                 "elements[0].strokes[0].points: 4 points is over the limit of 3",
                 "elements[1].text: text of 8 characters is over the limit of 5",
-                "elements[2].size: must be between 1 and 2000 (got 12500)",
+                "elements[2].size: 12500 is out of range (expected from 1 to 2000 px)",
             ])
     }
 

@@ -117,7 +117,7 @@ import Testing
             "pages[0].elements[3].src: \"missing.png\": cannot open",
             "pages[0].elements[4].scale: give one of \"scale\", \"width\" or \"height\"",
             "pages[0].elements[5].color: invalid colour \"reddish\"",
-            "pages[0].elements[6].gestures[1].pinch: must be between 0.0001 and 10000 (got 0)",
+            "pages[0].elements[6].gestures[1].pinch: 0 is out of range (expected from 0.0001 to 10000)",
             "pages[0].elements[7].at: ink has no transform",
         ]
         for e in expectations { #expect(found.contains { $0.hasPrefix(e) }, "missing \(e) in \(found)") }

@@ -218,3 +218,31 @@ final class Failures: @unchecked Sendable {
     func add(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
     var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
 }
+
+/// The editor refuses what the renderer would refuse, in the CLI's words, and a refused change
+/// leaves nothing that later renders fail on.
+@Suite struct OneWayInAPITests {
+    @Test func aLineHeightAndAFontPathAreRefusedAndThePageStillRenders() throws {
+        let s = try ServedJournal()
+        try s.techo("add", "text", s.journal.path, "p1", "hi")
+        let before = try s.page()
+        let lh = try s.client.request("PATCH", "/api/pages/p1/elements/text-1", body: Array(#"{"lineHeight": 50}"#.utf8))
+        #expect(lh.status == 400)
+        #expect(
+            try json(lh)["error"]?.string?.contains("lineHeight: 50 is out of range (expected more than 0 and at most 10 × the size)") == true, "\(lh.text)")
+        for path in ["/etc/passwd", "/proc/self/environ", "nonexistent/x.ttf"] {
+            let r = try s.client.request("PATCH", "/api/pages/p1/elements/text-1", body: Array("{\"font\": \"\(path)\"}".utf8))
+            #expect(r.status == 400, "\(path): \(r.text)")
+            #expect(try json(r)["error"]?.string?.contains("is a file path, not a family") == true, "\(r.text)")
+            let add = try s.client.post("/api/pages/p1/elements", json: "{\"type\": \"text\", \"text\": \"x\", \"font\": \"\(path)\"}")
+            #expect(add.status == 400, "\(path): \(add.text)")
+        }
+        let unknown = try s.client.request("PATCH", "/api/pages/p1/elements/text-1", body: Array(#"{"font": "DejaVu Snas"}"#.utf8))
+        #expect(unknown.status == 400 && unknown.text.contains("close: DejaVu Sans"), "\(unknown.text)")
+        #expect(try s.page() == before)
+        #expect(try s.client.get("/api/pages/p1/render?scale=0.5").status == 200)
+        let ok = try s.client.request("PATCH", "/api/pages/p1/elements/text-1", body: Array(#"{"font": "DejaVu Serif", "lineHeight": 10}"#.utf8))
+        #expect(ok.status == 200, "\(ok.text)")
+        #expect(try s.client.get("/api/pages/p1/render?scale=0.5").status == 200)
+    }
+}

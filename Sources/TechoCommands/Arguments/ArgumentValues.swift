@@ -24,21 +24,21 @@ struct Arg {
     /// A finite number that `rule` allows; refused in the rule's words.
     func number(_ rule: FieldRule) throws -> Double {
         guard let v = Double(text.trimmingCharacters(in: .whitespaces)), v.isFinite else { throw fail("expected a number") }
-        guard rule.contains(v) else { throw UsageError("\(name) (argument \(token.index)): \(rule.refusal(v))") }
+        guard rule.contains(v) else { throw fail(rule.refusal(v)) }
         return v
     }
 
     /// A length in pixels at `dpi` that `rule` allows; refused in the rule's words.
     func length(dpi: Double, _ rule: FieldRule) throws -> Double {
         let v = try Arg.length(text, dpi: dpi, range: -1e300...1e300) { self.fail($0) }
-        guard rule.contains(v) else { throw UsageError("\(name) (argument \(token.index)): \(rule.refusal(v))") }
+        guard rule.contains(v) else { throw fail(rule.refusal(v)) }
         return v
     }
 
     /// A whole number that `rule` allows; refused in the rule's words.
     func integer(_ rule: IntegerRule) throws -> Int {
         guard let v = Int(text) else { throw fail("expected a whole number") }
-        guard rule.range.contains(v) else { throw UsageError("\(name) (argument \(token.index)): \(rule.refusal(v))") }
+        guard rule.range.contains(v) else { throw fail(rule.refusal(v)) }
         return v
     }
 

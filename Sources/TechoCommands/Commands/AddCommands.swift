@@ -1,7 +1,9 @@
 // techo add image | photo | text | washi: put a new element on a page and print its id.
 import Foundation
+import TechoEditing
 import TechoGeometry
 import TechoModel
+import TechoText
 
 /// Options every placed element shares.
 enum PlacementOptions {
@@ -25,7 +27,7 @@ enum PlacementOptions {
     static func id(_ args: ParsedArguments, page: Page, kind: Element.Kind) throws -> String {
         guard let a = args.arg("id") else { return page.nextElementID(for: kind) }
         guard Identifier.isValid(a.text) else { throw a.fail("expected an id of 1-64 letters, digits, - or _") }
-        if page.index(of: a.text) != nil { throw CommandError(.dataError, "--id: page \(page.id) already has an element '\(a.text)'") }
+        if page.index(of: a.text) != nil { throw EditError(.invalid, "--id: page \(page.id) already has an element '\(a.text)'") }
         return a.text
     }
 
@@ -70,12 +72,12 @@ enum PlacementOptions {
         }
         guard let slot = page.slots.first(where: { $0.name == a.text }) else {
             let names = page.slots.map(\.name)
-            throw CommandError(
-                .noInput,
+            throw EditError(
+                .notFound,
                 "--slot: page \(page.id) has no slot '\(a.text)'" + (names.isEmpty ? " (it has no slots)" : "; slots: \(names.joined(separator: ", "))"))
         }
         if let kind, slot.kind != kind, !(slot.kind == .image && kind == .photo) && !(slot.kind == .photo && kind == .image) {
-            throw CommandError(.dataError, "--slot: slot '\(slot.name)' is for \(slot.kind.rawValue), not \(kind.rawValue)")
+            throw EditError(.invalid, "--slot: slot '\(slot.name)' is for \(slot.kind.rawValue), not \(kind.rawValue)")
         }
         return slot
     }
@@ -191,10 +193,11 @@ enum AddTextCommand: TechoCommand {
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
         let pos = try args.positionals(["JOURNAL", "PAGE", "TEXT"], command: "add text")
         let store = try JournalAccess.open(pos[0], io: io)
-        let id: String = try JournalAccess.editPage(pos[1], of: store, description: "add text") { page in
+        let fontFile = try TextOptions.fontFile(args, io: io)
+        let id: String = try JournalAccess.editPage(pos[1], of: store, description: "add text", importing: fontFile.map { [$0] } ?? []) { page in
             let id = try PlacementOptions.id(args, page: page, kind: .text)
             var text = TextContent(text: pos[2].text)
-            try TextOptions.apply(args, to: &text, dpi: page.dpi)
+            try TextOptions.apply(args, to: &text, dpi: page.dpi, fontFile: fontFile)
             var placement: Placement
             if let slot = try PlacementOptions.slot(args, page: page, kind: .text) {
                 placement = try Placement(center: slot.frame.rect.center, rotation: slot.frame.rotation)
@@ -214,7 +217,8 @@ enum AddTextCommand: TechoCommand {
 /// Text options, shared by `add text` and `set`.
 enum TextOptions {
     static let specs = [
-        OptionSpec("font", value: "F", help: "font family or a font file path (default sans-serif)"),
+        OptionSpec("font", value: "F", help: "an installed font family (see 'techo fonts'; default sans-serif)"),
+        OptionSpec("font-file", value: "F.ttf", help: "a font file (TrueType, OpenType, collection) to copy into the journal and use"),
         OptionSpec("weight", value: "W", help: "100-900 or bold (default 400)"),
         OptionSpec("italic", help: "italic"),
         OptionSpec("size", value: "S", help: "font size, pixels or a length such as 18pt (default 48)"),
@@ -226,8 +230,19 @@ enum TextOptions {
         OptionSpec("outline", value: "COLOR,W", help: "an outline around the glyphs, under the fill"),
     ]
 
-    static func apply(_ args: ParsedArguments, to t: inout TextContent, dpi: Double) throws {
-        if let a = args.arg("font") { t.font = a.text }
+    /// The font file `--font-file` names, checked and ready to import with the change.
+    static func fontFile(_ args: ParsedArguments, io: CommandIO) throws -> AssetImport? {
+        guard let a = args.arg("font-file") else { return nil }
+        let bytes = try InputFile.read(a, io: io, limit: FontFileProbe.maxBytes)
+        do { return try FontRules.prepareFontFile(bytes, name: a.text) } catch { throw a.blame(error) }
+    }
+
+    static func apply(_ args: ParsedArguments, to t: inout TextContent, dpi: Double, fontFile: AssetImport? = nil) throws {
+        if let a = args.arg("font") {
+            t.font = a.text
+            t.fontFile = nil
+        }
+        if let f = fontFile { t.fontFile = f.ref }
         if let a = args.arg("weight") { t.weight = a.text == "bold" ? 700 : a.text == "normal" ? 400 : try a.integer(FieldRules.weight) }
         if args.has("italic") { t.italic = true }
         if let a = args.arg("size") { t.size = try a.length(dpi: dpi, FieldRules.fontSize) }

@@ -2,8 +2,10 @@
 // written, then exported.
 import Foundation
 import TechoCodecs
+import TechoEditing
 import TechoModel
 import TechoRender
+import TechoText
 
 enum BuildCommand: TechoCommand {
     static let names = ["build"]
@@ -32,7 +34,7 @@ enum BuildCommand: TechoCommand {
         let manifestURL = URL(fileURLWithPath: io.resolve(manifestArg.text)).standardizedFileURL
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: manifestURL.path, isDirectory: &isDir), !isDir.boolValue else {
-            throw CommandError(.noInput, "\(manifestArg.text): no such manifest file")
+            throw EditError(.notFound, "\(manifestArg.text): no such manifest file")
         }
         // A FIFO or device would block or never end in the manifest reader: refuse it here.
         try InputFile.checkRegular(manifestArg.text, path: manifestURL.path)
@@ -56,7 +58,7 @@ enum BuildCommand: TechoCommand {
         let index = existing?.sourceIndex() ?? SourceIndex()
         let env = ManifestEnvironment(
             imageSizeOfBytes: { url, bytes in
-                let info = try JournalAccess.verifiedInfo(bytes, name: url.path)
+                let info = try ImageProbe.check(bytes, name: url.path)
                 if !keepGPS && ImageMetadata.containsGPS(bytes, format: info.format) {
                     let clean = try ImageMetadata.removingGPS(bytes, format: info.format, file: url.path)
                     cleaned[url.path] = try stageClean(clean, ext: info.format.fileExtension, scratch: scratch)
@@ -68,9 +70,15 @@ enum BuildCommand: TechoCommand {
                 guard let store = existing, let r = index.lookup(path, fingerprint), r.keptGPS == keepGPS, store.hasAsset(r.asset) else { return nil }
                 return r
             })
-        var build = try Manifest.decode(fileAt: manifestURL, environment: env)
+        var environment = env
+        environment.fontFileExtension = { url, bytes in try FontFileProbe.check(bytes, name: url.path) }
+        var build = try Manifest.decode(fileAt: manifestURL, environment: environment)
+        let oldPages = try existing?.read().pages
         for (i, page) in build.pages.enumerated() {
             try page.checkElementCount(file: "\(manifestArg.text): pages[\(i)].elements", limits: env.limits)
+            do { try FontRules.checkChangedTexts(page, was: oldPages?[page.id]) } catch {
+                throw EditError(error.kind, "\(manifestArg.text): pages[\(i)] (\(page.id)): \(error.message)")
+            }
         }
 
         // Photos lose their GPS data on the way in: swap each such JPEG or HEIF for a cleaned copy.
@@ -97,7 +105,7 @@ enum BuildCommand: TechoCommand {
             do {
                 store = try JournalStore.create(at: journalURL, journal: build.journal, pages: build.pages, assets: imports)
             } catch let e as StorageError {
-                throw CommandError(.cannotCreate, "\(journalURL.path): \(e.message)")
+                throw EditError(.cannotCreate, "\(journalURL.path): \(e.message)")
             }
         }
         // The index is a cache: failing to save it costs the next build a re-read, nothing more.

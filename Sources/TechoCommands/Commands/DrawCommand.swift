@@ -1,5 +1,6 @@
 // techo draw: one stroke of ink on the page's topmost ink layer (created on first use).
 import Foundation
+import TechoEditing
 import TechoGeometry
 import TechoModel
 
@@ -140,23 +141,23 @@ enum DrawCommand: TechoCommand {
         do {
             value = try JSONParser.parse(try InputFile.read(a, io: io, limit: JSONLimits.default.maxBytes), file: a.text)
         } catch let e as JSONSyntaxError {
-            throw CommandError(.dataError, "\(e)")
+            throw EditError(.invalid, "\(e)")
         }
         guard case .array(let items) = value, !items.isEmpty else {
-            throw CommandError(.dataError, "\(a.text): expected a non-empty JSON array of [x, y] or [x, y, pressure]")
+            throw EditError(.invalid, "\(a.text): expected a non-empty JSON array of [x, y] or [x, y, pressure]")
         }
         guard items.count <= ModelLimits.default.maxStrokePoints else {
-            throw CommandError(.dataError, "\(a.text): \(items.count) points is over the limit of \(ModelLimits.default.maxStrokePoints)")
+            throw EditError(.invalid, "\(a.text): \(items.count) points is over the limit of \(ModelLimits.default.maxStrokePoints)")
         }
         return try items.enumerated().map { i, item in
             guard case .array(let xs) = item, xs.count == 2 || xs.count == 3,
                 case .number(let x) = xs[0], case .number(let y) = xs[1], x.isFinite, y.isFinite, abs(x) <= 1e7, abs(y) <= 1e7
             else {
-                throw CommandError(.dataError, "\(a.text): [\(i)]: expected [x, y] or [x, y, pressure] with finite numbers")
+                throw EditError(.invalid, "\(a.text): [\(i)]: expected [x, y] or [x, y, pressure] with finite numbers")
             }
             var p: Double?
             if xs.count == 3 {
-                guard case .number(let v) = xs[2], v >= 0, v <= 1 else { throw CommandError(.dataError, "\(a.text): [\(i)][2]: pressure must be from 0 to 1") }
+                guard case .number(let v) = xs[2], v >= 0, v <= 1 else { throw EditError(.invalid, "\(a.text): [\(i)][2]: pressure must be from 0 to 1") }
                 p = v
             }
             return StrokePoint(x, y, pressure: p)

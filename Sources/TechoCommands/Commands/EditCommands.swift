@@ -1,5 +1,6 @@
 // techo set | rm | raise | lower | clear | background: change what is already on a page.
 import Foundation
+import TechoEditing
 import TechoGeometry
 import TechoModel
 
@@ -28,14 +29,15 @@ enum SetCommand: TechoCommand {
         try args.exclusive(["hide", "show"], command: "set")
         guard !args.options.isEmpty else { throw UsageError("set: nothing to change; see 'techo set --help'") }
         let store = try JournalAccess.open(pos[0], io: io)
-        try JournalAccess.editPage(pos[1], of: store, description: "set \(pos[2].text)") { page in
+        let fontFile = try TextOptions.fontFile(args, io: io)
+        try JournalAccess.editPage(pos[1], of: store, description: "set \(pos[2].text)", importing: fontFile.map { [$0] } ?? []) { page in
             let i = try JournalAccess.elementIndex(pos[2], on: page)
             var e = page.elements[i]
             if let a = args.arg("opacity") { e.opacity = try a.number(FieldRules.opacity) }
             if args.has("hide") { e.hidden = true }
             if args.has("show") { e.hidden = false }
             if args.has("at") || args.has("scale") || args.has("rotate") {
-                guard e.kind != .ink else { throw UsageError("set: '\(e.id)' is an ink layer, which has no placement") }
+                guard e.kind != .ink else { throw PageEdits.inkHasNoTransform(e.id) }
                 let p = e.placement
                 do {
                     e.placement = try Placement(
@@ -56,7 +58,7 @@ enum SetCommand: TechoCommand {
             case .text(var t):
                 try refuse(photoOnly, kind: "photo")
                 if let a = args.arg("text") { t.text = a.text }
-                try TextOptions.apply(args, to: &t, dpi: page.dpi)
+                try TextOptions.apply(args, to: &t, dpi: page.dpi, fontFile: fontFile)
                 if let o = outline { t.outline = o }
                 do { try t.validate() } catch { throw UsageError("set: \(error)") }
                 e.content = .text(t)
@@ -99,7 +101,8 @@ enum RemoveCommand: TechoCommand {
         let ids = args.positionals.dropFirst(2).map { Arg(token: $0, name: "ID") }
         let store = try JournalAccess.open(journalArg, io: io)
         try JournalAccess.editPage(pageArg, of: store, description: "rm \(ids.map(\.text).joined(separator: " "))") { page in
-            for id in ids { page.elements.remove(at: try JournalAccess.elementIndex(id, on: page)) }
+            for id in ids { _ = try JournalAccess.elementIndex(id, on: page) }
+            try PageEdits.remove(ids.map(\.text), from: &page)
         }
     }
 }
@@ -152,9 +155,8 @@ enum ClearCommand: TechoCommand {
         let pos = try args.positionals(["JOURNAL", "PAGE"], command: "clear")
         try args.exclusive(["ink", "all"], command: "clear")
         let store = try JournalAccess.open(pos[0], io: io)
-        try JournalAccess.editPage(pos[1], of: store, description: args.has("all") ? "clear all" : "clear ink") { page in
-            if args.has("all") { page.elements.removeAll() } else { page.elements.removeAll { $0.kind == .ink } }
-        }
+        let scope: ClearScope = args.has("all") ? .all : .ink
+        try JournalAccess.editPage(pos[1], of: store, description: PageEdits.description(of: scope)) { page in PageEdits.clear(scope, on: &page) }
     }
 }
 

@@ -1,5 +1,7 @@
 // techo export: pages to PNG, JPEG or PDF.
 import Foundation
+import TechoEditing
+import TechoExport
 import TechoModel
 import TechoRender
 
@@ -100,10 +102,11 @@ enum ExportCommand: TechoCommand {
             let why =
                 FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && !isDirectory.boolValue
                 ? " (a file of that name exists; give a folder or a file name ending in .png, .jpg or .pdf)" : ""
-            throw CommandError(.cannotCreate, "\(folder.path): cannot create the output folder\(why)")
+            throw EditError(.cannotCreate, "\(folder.path): cannot create the output folder\(why)")
         }
         let outputs = Exporter.outputs(for: chosen, total: total, target: target, isFile: isFile, format: settings.format)
-        return try Exporter.run(pages: chosen.map(\.page), outputs: outputs, title: title, settings: settings, renderer: renderer, io: io)
+        return try Exporter.run(
+            pages: chosen.map(\.page), outputs: outputs, title: title, settings: settings, renderer: renderer, showProgress: io.stderrIsTerminal, err: io.err)
     }
 
     /// A title made safe as a file name.

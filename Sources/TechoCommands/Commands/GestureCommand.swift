@@ -1,6 +1,7 @@
 // techo gesture: move a sticker the way a phone app does. All gestures of one command, or a
 // whole recorded stream, are one undo step.
 import Foundation
+import TechoEditing
 import TechoGeometry
 import TechoModel
 
@@ -44,23 +45,18 @@ enum GestureCommand: TechoCommand {
         if let r = args.arg("replay") {
             let bytes = try InputFile.read(r, io: io, limit: JSONLimits.default.maxBytes)
             do { replay = try GestureReplay.parse(String(decoding: bytes, as: UTF8.self)) } catch {
-                throw CommandError(.dataError, "\(r.text): \(error)")
+                throw EditError(.invalid, "\(r.text): \(error)")
             }
         }
         try JournalAccess.editPage(pos[1], of: store, description: "gesture \(pos[2].text)") { page in
-            let i = try JournalAccess.elementIndex(pos[2], on: page)
-            guard page.elements[i].kind != .ink else {
-                throw CommandError(.dataError, "ID: '\(pos[2].text)' is an ink layer; ink has no transform to move")
-            }
+            _ = try JournalAccess.elementIndex(pos[2], on: page)
             let gestures = try replay ?? typedGestures(args, dpi: page.dpi)
-            var placement = page.elements[i].placement
-            for (n, g) in gestures.enumerated() {
-                do { try placement.apply(g) } catch {
-                    let which = replay == nil ? "--\(optionName(g))" : "\(args.value("replay")!.text): gesture \(n + 1)"
-                    throw CommandError(.dataError, "\(which): refused, nothing changed: \(error)")
-                }
+            let file = args.value("replay")?.text
+            do {
+                try PageEdits.move(pos[2].text, on: &page, by: gestures, label: { n, g in file.map { "\($0): gesture \(n + 1)" } ?? "--\(optionName(g))" })
+            } catch let e as EditError where e.message.hasPrefix("'") {
+                throw pos[2].blame(e)
             }
-            page.elements[i].placement = placement
         }
     }
 

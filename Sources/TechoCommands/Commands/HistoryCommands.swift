@@ -1,5 +1,6 @@
 // techo undo | redo | history: the journal's linear history, kept between commands.
 import Foundation
+import TechoEditing
 import TechoModel
 
 enum UndoCommand: TechoCommand {
@@ -11,7 +12,7 @@ enum UndoCommand: TechoCommand {
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
         let pos = try args.positionals(["JOURNAL"], command: "undo")
         guard let step = try JournalAccess.open(pos[0], io: io).undo() else {
-            throw CommandError(.failure, "\(pos[0].text): nothing to undo")
+            throw EditError(.failure, "\(pos[0].text): nothing to undo")
         }
         io.out("undid \(step.number): \(step.description)\n")
     }
@@ -26,7 +27,7 @@ enum RedoCommand: TechoCommand {
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
         let pos = try args.positionals(["JOURNAL"], command: "redo")
         guard let step = try JournalAccess.open(pos[0], io: io).redo() else {
-            throw CommandError(.failure, "\(pos[0].text): nothing to redo")
+            throw EditError(.failure, "\(pos[0].text): nothing to redo")
         }
         io.out("redid \(step.number): \(step.description)\n")
     }

@@ -1,6 +1,7 @@
 // techo show | check | fonts: look at a journal, verify it, list fonts.
 import Foundation
 import TechoCodecs
+import TechoEditing
 import TechoModel
 import TechoRender
 import TechoText
@@ -122,15 +123,15 @@ enum CheckCommand: TechoCommand {
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
         let pos = try args.positionals(["JOURNAL"], command: "check")
         let url = URL(fileURLWithPath: io.resolve(pos[0].text))
-        guard FileManager.default.fileExists(atPath: url.path) else { throw CommandError(.noInput, "\(pos[0].text): no such journal") }
+        guard FileManager.default.fileExists(atPath: url.path) else { throw EditError(.notFound, "\(pos[0].text): no such journal") }
         let store: JournalStore
         do { store = try JournalStore.open(url) } catch {
-            throw CommandError(.failure, "\(pos[0].text): \(error)")
+            throw EditError(.failure, "\(pos[0].text): \(error)")
         }
         let problems = store.check(assetProbe: { bytes, name in _ = try ImageProbe.check(bytes, name: name) })
         guard problems.isEmpty else {
             for p in problems { io.out("\(p)\n") }
-            throw CommandError(.failure, "\(pos[0].text): \(problems.count) problem\(problems.count == 1 ? "" : "s") found")
+            throw EditError(.failure, "\(pos[0].text): \(problems.count) problem\(problems.count == 1 ? "" : "s") found")
         }
         io.out("\(pos[0].text): ok\n")
     }
@@ -154,7 +155,7 @@ enum GCCommand: TechoCommand {
         let dry = args.has("dry-run")
         let result: JournalStore.Collected
         do { result = try store.collectGarbage(dryRun: dry) } catch let e as StorageError {
-            throw CommandError(.failure, "\(pos[0].text): \(e)")
+            throw EditError(.failure, "\(pos[0].text): \(e)")
         }
         for path in result.removed { io.out("\(path)\n") }
         let n = result.removed.count
@@ -171,7 +172,7 @@ enum FontsCommand: TechoCommand {
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
         let pos = try args.positionals(["PATTERN"], minimum: 0, command: "fonts")
         let families = FontCatalog.shared.families(matching: pos.first?.text)
-        if families.isEmpty, let p = pos.first { throw CommandError(.failure, "no installed font family contains '\(p.text)'") }
+        if families.isEmpty, let p = pos.first { throw EditError(.failure, "no installed font family contains '\(p.text)'") }
         for f in families { io.out("\(f)\n") }
     }
 }

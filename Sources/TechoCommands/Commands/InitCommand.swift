@@ -1,5 +1,6 @@
 // techo init: a new journal with its first page.
 import Foundation
+import TechoEditing
 import TechoModel
 
 enum InitCommand: TechoCommand {
@@ -16,7 +17,7 @@ enum InitCommand: TechoCommand {
         let journalArg = try args.positionals(["JOURNAL"], command: "init")[0]
         let url = URL(fileURLWithPath: io.resolve(journalArg.text))
         if FileManager.default.fileExists(atPath: url.path) {
-            throw CommandError(.cannotCreate, "\(journalArg.text): already exists; choose another name or remove it")
+            throw EditError(.cannotCreate, "\(journalArg.text): already exists; choose another name or remove it")
         }
         let page = try PageOptions.page(id: "p1", args: args, inheriting: nil)
         let title = args.value("title")?.text ?? url.deletingPathExtension().lastPathComponent
@@ -27,7 +28,7 @@ enum InitCommand: TechoCommand {
         do {
             _ = try JournalStore.create(at: url, journal: journal, pages: [page])
         } catch let e as StorageError {
-            throw CommandError(.cannotCreate, "\(journalArg.text): \(e.message)")
+            throw EditError(.cannotCreate, "\(journalArg.text): \(e.message)")
         }
         io.out("\(journalArg.text)\n")
     }

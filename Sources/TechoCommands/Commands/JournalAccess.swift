@@ -2,6 +2,7 @@
 // commands share, with errors that name the argument at fault.
 import Foundation
 import TechoCodecs
+import TechoEditing
 import TechoModel
 
 enum JournalAccess {
@@ -14,36 +15,18 @@ enum JournalAccess {
             let missing = !FileManager.default.fileExists(atPath: url.path)
             // Name the file inside the bundle at fault (`pages/p1.json`), not only the bundle.
             let inside = e.path.hasPrefix("/") || e.path.isEmpty ? "" : "\(e.path): "
-            throw CommandError(missing ? .noInput : .dataError, "\(arg.text): \(missing ? "no such journal" : inside + e.message)")
+            throw EditError(missing ? .notFound : .invalid, "\(arg.text): \(missing ? "no such journal" : inside + e.message)")
         }
     }
 
     /// The page `id` of the journal, or an error listing the pages there are.
     static func page(_ arg: Arg, in pages: PageSet, journal: Journal) throws -> Page {
-        guard let page = pages[arg.text] else {
-            throw CommandError(
-                .noInput, "\(arg.name) (argument \(arg.token.index)): no page '\(arg.text)'; pages: \(journal.pageOrder.joined(separator: ", "))")
-        }
-        return page
+        do { return try PageEdits.page(arg.text, in: pages, journal: journal) } catch { throw arg.blame(error) }
     }
 
     /// The index of element `id` on `page`, or an error listing the ids there are.
     static func elementIndex(_ arg: Arg, on page: Page) throws -> Int {
-        guard let i = page.index(of: arg.text) else {
-            let ids = page.elements.map(\.id)
-            throw CommandError(
-                .noInput,
-                "\(arg.name) (argument \(arg.token.index)): no element '\(arg.text)' on page \(page.id)"
-                    + (ids.isEmpty ? " (the page is empty)" : "; elements: \(ids.joined(separator: ", "))"))
-        }
-        return i
-    }
-
-    /// The header of an image, after probing all of it (`ImageProbe`: no full decode), so a
-    /// file that is corrupt past its header (a bad CRC, a truncated or damaged stream) is refused
-    /// when it is imported instead of when a page using it is exported.
-    static func verifiedInfo(_ bytes: [UInt8], name: String) throws -> ImageInfo {
-        try ImageProbe.check(bytes, name: name)
+        do { return try PageEdits.elementIndex(arg.text, on: page) } catch { throw arg.blame(error) }
     }
 
     /// Reads an image file given on the command line, checks it is an image techo reads (PNG,
@@ -55,9 +38,9 @@ enum JournalAccess {
         let path = io.resolve(arg.text)
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw CommandError(.noInput, "\(arg.text): no such file")
+            throw EditError(.notFound, "\(arg.text): no such file")
         }
-        guard !isDir.boolValue else { throw CommandError(.noInput, "\(arg.text): is a folder, not an image file") }
+        guard !isDir.boolValue else { throw EditError(.notFound, "\(arg.text): is a folder, not an image file") }
         let bytes = try FileBytes.contents(of: path, name: arg.text, maxBytes: ImageLimits.default.maxFileBytes)
         let picture = try PageEdits.preparePicture(bytes, name: arg.text, keepGPS: keepGPS)
         return (picture.asset, picture.info)
@@ -74,9 +57,23 @@ extension JournalAccess {
     ) throws -> R {
         try store.transaction(description: description, importing: importing) { journal, pages in
             var page = try JournalAccess.page(pageArg, in: pages, journal: journal)
+            let before = page
             let result = try body(&page)
+            try FontRules.checkChangedTexts(page, was: before)
             pages[page.id] = page
             return result
         }
+    }
+}
+
+extension Arg {
+    /// `error` with this argument named in front of its message (`PAGE (argument 2): …`).
+    func blame(_ error: EditError) -> EditError { EditError(error.kind, "\(name) (argument \(token.index)): \(error.message)") }
+}
+
+extension InputFile {
+    /// The bytes of the file `arg` names, relative to the command's folder.
+    static func read(_ arg: Arg, io: CommandIO, limit: Int) throws -> [UInt8] {
+        try read(arg.text, path: io.resolve(arg.text), limit: limit)
     }
 }

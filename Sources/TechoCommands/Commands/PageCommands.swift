@@ -1,6 +1,7 @@
 // techo page add | list | rm | move
 import Foundation
 import TechoCodecs
+import TechoEditing
 import TechoModel
 
 enum PageAddCommand: TechoCommand {
@@ -29,66 +30,24 @@ enum PageAddCommand: TechoCommand {
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
         let journalArg = try args.positionals(["JOURNAL"], command: "page add")[0]
+        if let a = args.arg("id"), !Identifier.isValid(a.text) { throw a.fail("expected an id of 1-64 letters, digits, - or _") }
         let store = try JournalAccess.open(journalArg, io: io)
-        var template: (template: Template, assets: [AssetImport])?
-        if let t = args.arg("template") { template = try loadTemplate(t, io: io) }
-        let id: String = try store.transaction(description: "page add", importing: template?.assets ?? []) { journal, pages in
-            let id = args.value("id")?.text ?? journal.nextPageID()
-            if let a = args.arg("id"), !Identifier.isValid(a.text) { throw a.fail("expected an id of 1-64 letters, digits, - or _") }
-            if pages[id] != nil { throw CommandError(.dataError, "--id: page '\(id)' already exists") }
-            var base = journal.pageOrder.last.flatMap { pages[$0] }
-            if let t = template?.template {
-                // The template replaces what the last page would have given; options still override it.
-                let last = base
-                do {
-                    base = try Page(
-                        id: id, size: t.size ?? last?.size, dpi: t.dpi ?? last?.dpi ?? Page.defaultDPI,
-                        background: t.background ?? last?.background ?? Background(), margin: last?.margin ?? 0)
-                } catch {
-                    throw CommandError(.dataError, "--template: \(error)")
-                }
+        let template = try args.arg("template").map { t in
+            try Templates.load(t.text, relativeTo: URL(fileURLWithPath: io.resolve(".")), what: "--template")
+        }
+        let id: String
+        do {
+            id = try PageEdits.addPage(
+                to: store, id: args.value("id")?.text, after: args.value("after")?.text, template: template,
+                adjust: { base in try PageOptions.page(id: base.id, args: args, inheriting: base) })
+        } catch let e as EditError {
+            // The shared operation names its fields; here they are options.
+            for field in ["id", "after", "template"] where e.message.hasPrefix("\(field): ") {
+                throw EditError(e.kind, "--\(field): " + e.message.dropFirst(field.count + 2))
             }
-            var page = try PageOptions.page(id: id, args: args, inheriting: base)
-            if let t = template?.template {
-                do {
-                    page = try Page(
-                        id: page.id, size: page.size, dpi: page.dpi, background: page.background, margin: page.margin,
-                        slots: t.slots, elements: t.elements)
-                } catch {
-                    throw CommandError(.dataError, "--template: \(error)")
-                }
-            }
-            var position = journal.pageOrder.count
-            if let after = args.arg("after") {
-                guard let i = journal.pageOrder.firstIndex(of: after.text) else {
-                    throw CommandError(.noInput, "--after: no page '\(after.text)'; pages: \(journal.pageOrder.joined(separator: ", "))")
-                }
-                position = i + 1
-            }
-            journal.pageOrder.insert(id, at: position)
-            pages[id] = page
-            return id
+            throw e
         }
         io.out("\(id)\n")
-    }
-
-    /// Finds and decodes the template `arg` names, with the files its decorations use (to be
-    /// imported with the new page).
-    static func loadTemplate(_ arg: Arg, io: CommandIO) throws -> (template: Template, assets: [AssetImport]) {
-        let base = URL(fileURLWithPath: io.resolve("."))
-        guard let found = try Templates.find(arg.text, relativeTo: base) else {
-            let names = Templates.builtinNames()
-            throw CommandError(
-                .noInput,
-                "--template: no template '\(arg.text)'; built-in templates: "
-                    + (names.isEmpty ? "(none found)" : names.joined(separator: ", ")) + ", or a path to a template .json file")
-        }
-        let env = ManifestEnvironment(imageSizeOfBytes: { url, bytes in
-            let info = try JournalAccess.verifiedInfo(bytes, name: url.path)
-            return (Double(info.naturalWidth), Double(info.naturalHeight))
-        })
-        let file = arg.text.contains("/") || arg.text.hasSuffix(".json") ? arg.text : "template \(arg.text)"
-        return try Template.decode(found.json, folder: found.folder, file: file, environment: env)
     }
 }
 
@@ -131,7 +90,7 @@ enum PageRemoveCommand: TechoCommand {
         try store.transaction(description: "page rm \(pos[1].text)") { journal, pages in
             _ = try JournalAccess.page(pos[1], in: pages, journal: journal)
             guard journal.pageOrder.count > 1 else {
-                throw CommandError(.dataError, "PAGE: '\(pos[1].text)' is the journal's only page; a journal keeps at least one")
+                throw EditError(.invalid, "PAGE: '\(pos[1].text)' is the journal's only page; a journal keeps at least one")
             }
             journal.pageOrder.removeAll { $0 == pos[1].text }
             pages[pos[1].text] = nil
@@ -166,7 +125,7 @@ enum PageMoveCommand: TechoCommand {
             } else {
                 let ref = (args.arg("before") ?? args.arg("after"))!
                 guard ref.text != pos[1].text, let i = order.firstIndex(of: ref.text) else {
-                    throw CommandError(.noInput, "\(ref.name): no other page '\(ref.text)'; pages: \(journal.pageOrder.joined(separator: ", "))")
+                    throw EditError(.notFound, "\(ref.name): no other page '\(ref.text)'; pages: \(journal.pageOrder.joined(separator: ", "))")
                 }
                 index = args.has("after") ? i + 1 : i
             }

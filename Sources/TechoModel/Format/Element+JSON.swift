@@ -51,6 +51,7 @@ extension Element {
         case .text(let t):
             o["text"] = .string(t.text)
             o["font"] = .string(t.font)
+            if let f = t.fontFile { o["fontFile"] = .string(f.path) }
             o["size"] = .number(t.size)
             if t.weight != 400 { o["weight"] = .number(Double(t.weight)) }
             if t.italic { o["italic"] = true }
@@ -156,6 +157,13 @@ extension Element {
             let text = o.required("text")?.string()
             var t = TextContent(text: text ?? "")
             if let n = o.optional("font"), let f = n.string() { t.font = f }
+            if let n = o.optional("fontFile"), let f = n.string() {
+                if let sources = env.sources {
+                    t.fontFile = sources.font(f, at: n)
+                } else {
+                    do { t.fontFile = try AssetRef(path: f) } catch { n.report("\(error)") }
+                }
+            }
             if let n = o.optional("weight") {
                 if case .string("bold") = n.value {
                     t.weight = 700

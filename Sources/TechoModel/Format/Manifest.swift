@@ -16,6 +16,10 @@ public struct ManifestEnvironment {
     /// Finds a template by name: its JSON value and the folder its paths are relative to, or nil
     /// when there is no such template. Default: none.
     public var template: (String) throws -> (json: JSONValue, folder: URL)?
+    /// Checks a font file a text names (`fontFile`) from its bytes and gives its file extension
+    /// (`ttf`, `otf`, `ttc`); the text engine supplies it. Default nil: a manifest may name no
+    /// font file.
+    public var fontFileExtension: ((URL, [UInt8]) throws -> String)?
     /// Limits. Default `.default`.
     public var limits: ModelLimits
     /// Largest source file a manifest may name, bytes. Default 256 MiB.

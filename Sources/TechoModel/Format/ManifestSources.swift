@@ -72,6 +72,33 @@ final class ManifestSources {
         }
     }
 
+    /// The asset of a font file, checked by the environment's font probe; nil after reporting.
+    func font(_ src: String, at node: JSONNode) -> AssetRef? {
+        guard let probe = environment.fontFileExtension else {
+            node.report("font files cannot be imported here")
+            return nil
+        }
+        let url: URL
+        do { url = try SafePath.resolve(src, in: base) } catch { node.report("\(error)"); return nil }
+        if let hit = table.byPath[url.path] { return hit.asset }
+        do {
+            guard let (bytes, seen) = try FileIO.readFileAndFingerprint(url, name: src, limit: environment.maxFileBytes, followSymlinks: true) else {
+                node.report("\"\(src)\": no such file")
+                return nil
+            }
+            let asset = try AssetRef(sha256: SHA256.hex(bytes), ext: try probe(url, bytes))
+            table.byPath[url.path] = (asset, nil)
+            table.files[asset] = url
+            table.fingerprints[asset] = seen
+            return asset
+        } catch let e as StorageError {
+            node.report("\"\(src)\": \(e.message)")
+        } catch {
+            node.report("\(error)")
+        }
+        return nil
+    }
+
     /// The asset and natural size of an image file; nil after reporting.
     func image(_ src: String, at node: JSONNode) -> (asset: AssetRef, size: (Double, Double))? {
         guard let asset = file(src, at: node), let url = table.files[asset] else { return nil }

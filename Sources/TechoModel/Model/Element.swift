@@ -130,8 +130,12 @@ public struct TextContent: Hashable, Sendable {
 
     /// The text, ≤ 100 000 characters.
     public var text: String
-    /// Font family (fontconfig pattern). Default "sans-serif".
+    /// Font family: an installed family name or a generic one (`serif`); never a path. Default
+    /// "sans-serif". Checked against the installed families when it is written (TechoEditing).
     public var font: String = "sans-serif"
+    /// A font file imported into the journal, used before `font` (which then only names the
+    /// fallback). Default nil.
+    public var fontFile: AssetRef?
     /// Weight 100…900 (`bold` is 700). Default 400.
     public var weight: Int = 400
     /// Italic. Default false.
@@ -153,6 +157,14 @@ public struct TextContent: Hashable, Sendable {
 
     public init(text: String) { self.text = text }
 
+    /// True when a family name reads like a file path (a slash or a font file's extension).
+    /// Such a name is refused: a text's font is read from a path only when it was imported.
+    public static func looksLikeFilePath(_ family: String) -> Bool {
+        let lower = family.lowercased()
+        return family.contains("/") || family.contains("\\")
+            || [".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2", ".pfb"].contains { lower.hasSuffix($0) }
+    }
+
     /// Throws when a field breaks its rule (`FieldRules`), which are the text engine's own
     /// limits: a text that validates can be laid out.
     public func validate(limits: ModelLimits = .default) throws {
@@ -161,11 +173,15 @@ public struct TextContent: Hashable, Sendable {
         for _ in text.unicodeScalars {
             n += 1
             if n > limits.maxTextCharacters {
-                throw ValueError("text: \(text.unicodeScalars.count) characters is over the limit of \(limits.maxTextCharacters)")
+                throw ValueError("text of \(text.unicodeScalars.count) characters is over the limit of \(limits.maxTextCharacters)")
             }
         }
         guard font.utf8.count <= FieldRules.maxFontNameBytes, !font.contains("\0") else {
             throw ValueError("font: a name of \(font.utf8.count) bytes is over the limit of \(FieldRules.maxFontNameBytes), or holds NUL")
+        }
+        guard !TextContent.looksLikeFilePath(font) else {
+            throw ValueError(
+                "font: '\(font)' is a file path, not a family; give an installed family (see 'techo fonts') or import the file (--font-file, \"fontFile\")")
         }
         guard FieldRules.weight.range.contains(weight) else { throw ValueError("weight: \(FieldRules.weight.refusal(weight)) (or bold)") }
         guard limits.fontSizes.contains(size), FieldRules.fontSize.contains(size) else { throw ValueError(FieldRules.fontSize.refusalNamingField(size)) }

@@ -46,15 +46,6 @@ public struct Page: Hashable, Sendable {
     /// The index of the element with `id`.
     public func index(of id: String) -> Int? { elements.firstIndex { $0.id == id } }
 
-    /// Applies gestures to the element `id` as one operation (all or nothing).
-    /// - Throws: `ValueError` for an unknown id or an ink layer (ink has no transform);
-    ///   `GestureError` when a gesture is refused.
-    public mutating func apply(_ gestures: [Gesture], to id: String) throws {
-        guard let i = index(of: id) else { throw ValueError("no element \"\(id)\" on page \"\(self.id)\"") }
-        if elements[i].kind == .ink { throw ValueError("element \"\(id)\" is an ink layer, which has no transform") }
-        elements[i].placement = try elements[i].placement.applying(gestures)
-    }
-
     /// Appends `stroke` to the page's topmost ink layer, creating one (`ink-<n>`) on first use,
     /// as every drawing does (the CLI's `draw`, the editor, the library). Returns the layer's id.
     @discardableResult
@@ -86,6 +77,7 @@ public struct Page: Hashable, Sendable {
             case .image(let i): out.insert(i.asset)
             case .photo(let p): out.insert(p.image.asset)
             case .washi(let w): if case .pattern(let a) = w.fill { out.insert(a) }
+            case .text(let t): if let f = t.fontFile { out.insert(f) }
             default: break
             }
         }

@@ -4,18 +4,22 @@ import CFontconfig
 import CFreeType
 import Foundation
 
-/// What a text asks for: a family name (or a font file path), a weight and a slant.
+/// What a text asks for: a family name or a font file, a weight and a slant.
 public struct FontRequest: Hashable, Sendable {
-    /// A fontconfig family name ("Noto Sans CJK JP", "serif") or the path of a font file
-    /// (optionally ending in `#N` for face N of a collection). Default "sans-serif".
+    /// A fontconfig family name ("Noto Sans CJK JP", "serif"), or for the text engine's own
+    /// callers the path of a font file (`path#N` for face N of a collection). Default "sans-serif".
     public var family: String
+    /// A font file to use first (a font imported into a journal, found by the renderer in the
+    /// journal's assets), or nil for the family alone. Default nil.
+    public var file: String?
     /// CSS / OpenType weight, 100…900. Default 400.
     public var weight: Int
     /// Italic (or oblique). Default false.
     public var italic: Bool
 
-    public init(family: String = "sans-serif", weight: Int = 400, italic: Bool = false) {
+    public init(family: String = "sans-serif", file: String? = nil, weight: Int = 400, italic: Bool = false) {
         self.family = family
+        self.file = file
         self.weight = weight
         self.italic = italic
     }
@@ -183,7 +187,7 @@ public final class FontCatalog: @unchecked Sendable {
         var substituted: String?
         var sortFamily = request.family
 
-        if let (path, index) = FontCatalog.fontFilePath(request.family) {
+        if let (path, index) = request.file.map({ ($0, 0) }) ?? FontCatalog.fontFilePath(request.family) {
             guard FileManager.default.isReadableFile(atPath: path) else { throw FontError.fileNotFound(path: path) }
             var count: Int32 = 0
             guard let pat = FcFreeTypeQuery(path, UInt32(index), nil, &count) else {
@@ -238,17 +242,58 @@ public final class FontCatalog: @unchecked Sendable {
         return FallbackChain(request: request, candidates: candidates, emojiIndex: emojiIndex, substitutedFamily: substituted)
     }
 
-    /// `path` or `path#index` when the family names an existing font file (absolute or
-    /// relative path, or anything ending in a font extension).
+    /// `path` or `path#index` when the family names a font file (absolute or relative path, or
+    /// anything ending in a font extension). The text engine's own callers (tests, tools) may
+    /// name files so; a journal cannot, since its texts' families are refused when they look
+    /// like paths (`looksLikeFilePath`), and the renderer passes imported fonts as `file`.
     static func fontFilePath(_ family: String) -> (String, Int)? {
         var path = family, index = 0
         if let hash = family.lastIndex(of: "#"), let n = Int(family[family.index(after: hash)...]), n >= 0 {
             path = String(family[..<hash])
             index = n
         }
-        let lower = path.lowercased()
-        let looksLikeFile = path.contains("/") || [".ttf", ".otf", ".ttc", ".otc", ".woff", ".pfb"].contains { lower.hasSuffix($0) }
-        return looksLikeFile ? (path, index) : nil
+        return looksLikeFilePath(path) ? (path, index) : nil
+    }
+
+    /// True when `family` reads like a file path rather than a family name (a slash, or a font
+    /// file's extension): such a name is refused when written, never opened.
+    public static func looksLikeFilePath(_ family: String) -> Bool {
+        let lower = family.lowercased()
+        return family.contains("/") || family.contains("\\") || [".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2", ".pfb"].contains { lower.hasSuffix($0) }
+    }
+
+    /// Whether `family` is a generic name or an installed family (ignoring case), and if not,
+    /// up to three installed families that are close to it (sharing a word, or a few typing
+    /// mistakes away), for the error message.
+    public func checkFamily(_ family: String) -> (installed: Bool, close: [String]) {
+        if FontCatalog.isGeneric(family) { return (true, []) }
+        let all = families()
+        let wanted = family.lowercased()
+        if all.contains(where: { $0.lowercased() == wanted }) { return (true, []) }
+        let words = Set(wanted.split(separator: " ").map(String.init).filter { $0.count > 2 })
+        func distance(_ a: [Character], _ b: [Character]) -> Int {
+            var row = Array(0...b.count)
+            for (i, ca) in a.enumerated() {
+                var prev = row[0]
+                row[0] = i + 1
+                for (j, cb) in b.enumerated() {
+                    let cur = row[j + 1]
+                    row[j + 1] = min(row[j + 1] + 1, row[j] + 1, prev + (ca == cb ? 0 : 1))
+                    prev = cur
+                }
+            }
+            return row[b.count]
+        }
+        let scored = all.compactMap { name -> (Int, String)? in
+            let lower = name.lowercased()
+            let d = distance(Array(wanted), Array(lower))
+            if d <= max(2, wanted.count / 4) { return (d, name) }
+            let shared = words.intersection(lower.split(separator: " ").map(String.init)).count
+            if shared > 0 { return (100 - shared, name) }
+            if lower.hasPrefix(wanted) || (wanted.count > 3 && lower.contains(wanted)) { return (50, name) }
+            return nil
+        }
+        return (false, scored.sorted { $0 < $1 }.prefix(3).map(\.1))
     }
 
     /// The language every lookup is made for, so results do not depend on the locale.

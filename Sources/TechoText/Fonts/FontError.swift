@@ -9,6 +9,8 @@ public enum FontError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(path: String, index: Int, code: Int32)
     /// fontconfig could not be initialised (no configuration on this machine).
     case fontconfigUnavailable
+    /// A file offered as a font to import is not one (`why` says how).
+    case notAFont(name: String, why: String)
 
     public var description: String {
         switch self {
@@ -16,6 +18,7 @@ public enum FontError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadable(let path, let index, let code):
             return "font file '\(path)' (face \(index)) cannot be read: FreeType error \(code)"
         case .fontconfigUnavailable: return "fontconfig could not be initialised"
+        case .notAFont(let name, let why): return "\(name): not a font file: \(why)"
         }
     }
 }

@@ -11,6 +11,8 @@ public struct TextStyle: Hashable, Sendable {
     /// Font family resolved through fontconfig ("Noto Sans CJK JP", "serif"), or the path of a
     /// font file (`path#N` for face N of a collection). Default "sans-serif".
     public var font: String
+    /// A font file to use before the family (a font imported into a journal), or nil. Default nil.
+    public var fontFile: String? = nil
     /// Weight 100…900 (400 regular, 700 bold). Default 400.
     public var weight: Int
     /// Italic. Default false.
@@ -49,5 +51,5 @@ public struct TextStyle: Hashable, Sendable {
     }
 
     /// The font request this style makes.
-    public var fontRequest: FontRequest { FontRequest(family: font, weight: weight, italic: italic) }
+    public var fontRequest: FontRequest { FontRequest(family: font, file: fontFile, weight: weight, italic: italic) }
 }

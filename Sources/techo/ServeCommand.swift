@@ -1,18 +1,22 @@
-// techo serve: the live editor for one journal, in a browser (PRODUCT.md §11).
+// techo serve: the live editor for one journal, in a browser (docs/contract.md §11). The
+// command's arguments are the CLI's business and the server's work the server's; this file,
+// in the executable, is where the two meet, so neither imports the other.
 import Dispatch
 import Foundation
 import TechoCommands
+import TechoEditing
 import TechoModel
+import TechoServer
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-public enum ServeCommand: TechoCommand {
-    public static let names = ["serve"]
-    public static let usage = "serve JOURNAL [--port N] [--host ADDR] [--editor-dir DIR]"
-    public static let summary = "open the journal in the live editor (a local web page); prints its URL"
-    public static let discussion = """
+enum ServeCommand: TechoCommand {
+    static let names = ["serve"]
+    static let usage = "serve JOURNAL [--port N] [--host ADDR] [--editor-dir DIR]"
+    static let summary = "open the journal in the live editor (a local web page); prints its URL"
+    static let discussion = """
         The first line on stdout is the editor's URL with a secret token; open it in a browser.
         Every request must carry the token (the page keeps it in a cookie). Log lines go to stderr.
         Changes go through the same history as the CLI, so 'techo undo' undoes the browser's steps,
@@ -22,13 +26,13 @@ public enum ServeCommand: TechoCommand {
         Resources/editor folder of the source tree the binary was built in, else
         PREFIX/share/techo/editor beside an installed PREFIX/bin/techo.
         """
-    public static let options = [
+    static let options = [
         OptionSpec("port", value: "N", help: "port to listen on (default 7373; 0 takes any free port)"),
         OptionSpec("host", value: "ADDR", help: "address to listen on (default 127.0.0.1; an IPv4 or IPv6 address, or localhost)"),
         OptionSpec("editor-dir", value: "DIR", help: "serve the editor's files from this folder"),
     ]
 
-    public static func run(_ args: ParsedArguments, io: CommandIO) throws {
+    static func run(_ args: ParsedArguments, io: CommandIO) throws {
         guard args.positionals.count == 1 else {
             if args.positionals.isEmpty { throw UsageError("serve: missing JOURNAL") }
             let extra = args.positionals[1]
@@ -50,7 +54,7 @@ public enum ServeCommand: TechoCommand {
         if let d = args.value("editor-dir") {
             let folder = URL(fileURLWithPath: io.resolve(d.text))
             guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.html").path) else {
-                throw CommandError(.noInput, "--editor-dir (argument \(d.index)): '\(d.text)' has no index.html")
+                throw EditError(.notFound, "--editor-dir (argument \(d.index)): '\(d.text)' has no index.html")
             }
             options.editorFolder = folder
         }
@@ -70,9 +74,9 @@ public enum ServeCommand: TechoCommand {
             server = try EditorServer(journal: journalURL, options: options)
         } catch let e as StorageError {
             let missing = !FileManager.default.fileExists(atPath: journalURL.path)
-            throw CommandError(missing ? .noInput : .dataError, "\(journalArg.text): \(missing ? "no such journal" : e.message)")
+            throw EditError(missing ? .notFound : .invalid, "\(journalArg.text): \(missing ? "no such journal" : e.message)")
         } catch let e as ServerStartError {
-            throw CommandError(.failure, e.description)
+            throw EditError(.failure, e.description)
         }
         // Signals are taken from a dispatch source instead of a handler, so stopping runs as
         // ordinary code; SIGPIPE from a browser that went away must not end the process.

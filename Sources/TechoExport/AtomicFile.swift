@@ -8,21 +8,21 @@ import Foundation
 #endif
 
 /// A file written under a temp name, waiting to be renamed into place.
-struct StagedFile {
-    let temp: URL
-    let final: URL
+public struct StagedFile: Sendable {
+    public let temp: URL
+    public let final: URL
 
     /// Writes `bytes` next to `final` under a hidden temp name and flushes them to disk.
-    static func stage(_ bytes: [UInt8], as final: URL) throws -> StagedFile {
+    public static func stage(_ bytes: [UInt8], as final: URL) throws -> StagedFile {
         let dir = final.deletingLastPathComponent()
         var st = stat()
         if lstat(final.path, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR {
-            throw CommandError(.cannotCreate, "\(final.path): is a folder; the exported file cannot replace it (remove it or choose another -o)")
+            throw ExportError(cannotCreate: true, "\(final.path): is a folder; the exported file cannot replace it (remove it or choose another -o)")
         }
         removeStaleTemps(of: final)
         let temp = dir.appendingPathComponent(".\(final.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw CommandError(.cannotCreate, "\(final.path): cannot create: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw ExportError(cannotCreate: true, "\(final.path): cannot create: \(String(cString: strerror(errno)))") }
         var ok = false
         defer {
             close(fd)
@@ -33,21 +33,21 @@ struct StagedFile {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw CommandError(.failure, "\(final.path): cannot write: \(String(cString: strerror(errno)))")
+                throw ExportError(cannotCreate: false, "\(final.path): cannot write: \(String(cString: strerror(errno)))")
             }
             done += n
         }
-        guard fsync(fd) == 0 else { throw CommandError(.failure, "\(final.path): cannot write: \(String(cString: strerror(errno)))") }
+        guard fsync(fd) == 0 else { throw ExportError(cannotCreate: false, "\(final.path): cannot write: \(String(cString: strerror(errno)))") }
         ok = true
         return StagedFile(temp: temp, final: final)
     }
 
     /// Renames every staged file into place, then syncs their folders.
-    static func commit(_ files: [StagedFile]) throws {
+    public static func commit(_ files: [StagedFile]) throws {
         for f in files where rename(f.temp.path, f.final.path) != 0 {
             let why = String(cString: strerror(errno))
             discard(files)
-            throw CommandError(.failure, "\(f.final.path): cannot move into place: \(why)")
+            throw ExportError(cannotCreate: false, "\(f.final.path): cannot move into place: \(why)")
         }
         for dir in Set(files.map { $0.final.deletingLastPathComponent().path }) {
             let fd = open(dir, O_RDONLY | O_DIRECTORY)
@@ -68,7 +68,7 @@ struct StagedFile {
     }
 
     /// Removes the temp files of a command that failed.
-    static func discard(_ files: [StagedFile]) {
+    public static func discard(_ files: [StagedFile]) {
         for f in files { unlink(f.temp.path) }
     }
 }

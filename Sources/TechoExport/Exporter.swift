@@ -7,13 +7,13 @@ import TechoCodecs
 import TechoModel
 import TechoRender
 
-enum ExportFormat: String, CaseIterable {
+public enum ExportFormat: String, CaseIterable, Sendable {
     case png, jpeg, pdf
 
-    var ext: String { self == .jpeg ? "jpg" : rawValue }
+    public var ext: String { self == .jpeg ? "jpg" : rawValue }
 
     /// The format an output file name implies, if any.
-    static func implied(by path: String) -> ExportFormat? {
+    public static func implied(by path: String) -> ExportFormat? {
         switch (path as NSString).pathExtension.lowercased() {
         case "png": return .png
         case "jpg", "jpeg": return .jpeg
@@ -24,22 +24,24 @@ enum ExportFormat: String, CaseIterable {
 }
 
 /// How pages are rendered and encoded.
-struct ExportSettings {
+public struct ExportSettings {
     /// Render scale for a page (from --scale or --dpi). Default 1.
-    var scale: (Page) -> Double = { _ in 1 }
-    var format: ExportFormat = .png
+    public var scale: (Page) -> Double = { _ in 1 }
+    public var format: ExportFormat = .png
     /// JPEG quality 1…100. Default 92.
-    var quality = 92
+    public var quality = 92
     /// PNG compression level 0…9. Default 4: libdeflate's level 4 already compresses pages
     /// as well as zlib's 6, at about two thirds of level 6's time (docs/performance.md).
-    var level = 4
+    public var level = 4
     /// Pages rendered at once. Default: one per core (`TECHO_JOBS` overrides).
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
     /// Print each phase's time to stderr (`TECHO_TIMINGS=1`). Default false.
-    var timings = false
+    public var timings = false
 
     /// The defaults, with `TECHO_JOBS=N` and `TECHO_TIMINGS=1` from the environment applied.
-    static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) -> ExportSettings {
+    public init() {}
+
+    public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) -> ExportSettings {
         var s = ExportSettings()
         if let j = env["TECHO_JOBS"].flatMap({ Int($0) }), j > 0 { s.jobs = min(j, 256) }
         s.timings = env["TECHO_TIMINGS"].map { !$0.isEmpty && $0 != "0" } ?? false
@@ -53,9 +55,9 @@ private func seconds(since start: ContinuousClock.Instant) -> Double {
     return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
 }
 
-enum Exporter {
+public enum Exporter {
     /// Where each page goes: `-o FILE` for one page (or a PDF), else `NN-PAGEID.ext` in a folder.
-    static func outputs(for pages: [(position: Int, page: Page)], total: Int, target: URL, isFile: Bool, format: ExportFormat) -> [URL] {
+    public static func outputs(for pages: [(position: Int, page: Page)], total: Int, target: URL, isFile: Bool, format: ExportFormat) -> [URL] {
         if isFile { return [target] }
         let digits = max(2, String(total).count)
         return pages.map { item in
@@ -64,10 +66,11 @@ enum Exporter {
         }
     }
 
-    /// Renders and writes the pages; returns the files written. `progress` is told each page done.
-    static func run(
+    /// Renders and writes the pages; returns the files written. Progress (when `showProgress`),
+    /// timings and warnings go to `err`.
+    public static func run(
         pages: [Page], outputs: [URL], title: String, settings: ExportSettings, renderer: PageRenderer,
-        io: CommandIO
+        showProgress: Bool = false, err: (String) -> Void = { _ in }
     ) throws -> [URL] {
         precondition(settings.format == .pdf ? outputs.count == 1 : outputs.count == pages.count, "one output per page")
         let lock = NSLock()
@@ -81,7 +84,7 @@ enum Exporter {
         var phase = (render: 0.0, encode: 0.0, write: 0.0)
         let decodeBefore = DecodeClock.nanoseconds
         let started = ContinuousClock.now
-        let showProgress = io.stderrIsTerminal && pages.count > 1
+        let showProgress = showProgress && pages.count > 1
         // A fixed pool of workers takes pages in order, so at most `jobs` pages are in memory.
         let workers = max(1, min(settings.jobs, pages.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -126,20 +129,20 @@ enum Exporter {
                     lock.lock()
                     warnings += rendered.warnings.map { "page \(page.id): \($0)" }
                     done += 1
-                    if showProgress { io.err("\rtecho: exported \(done)/\(pages.count) pages") }
+                    if showProgress { err("\rtecho: exported \(done)/\(pages.count) pages") }
                     lock.unlock()
                 } catch {
                     lock.lock(); errors.append((i, error)); lock.unlock()
                 }
             }
         }
-        if showProgress { io.err("\n") }
+        if showProgress { err("\n") }
         if settings.timings {
             // Decode is summed over threads and overlaps render (a page's pictures decode on
             // other cores while it composes); render includes waiting for them. Phases are summed
             // over pages, so with several workers they may add up to more than the wall time.
             let decode = Double(DecodeClock.nanoseconds - decodeBefore) / 1e9
-            io.err(
+            err(
                 String(
                     format: "techo: timings: pages %d, jobs %d, wall %.4f s, render %.4f s, decode %.4f s, encode %.4f s, write %.4f s\n",
                     pages.count, workers, seconds(since: started), phase.render, decode, phase.encode, phase.write))
@@ -148,7 +151,7 @@ enum Exporter {
             StagedFile.discard(staged.compactMap { $0 })
             throw first
         }
-        for w in warnings.sorted() { io.err("techo: warning: \(w)\n") }
+        for w in warnings.sorted() { err("techo: warning: \(w)\n") }
         if settings.format == .pdf {
             let doc = PDFWriter.document(pdfPages.map { $0! }, title: title)
             let s = try StagedFile.stage(doc, as: outputs[0])

@@ -1,9 +1,10 @@
 // Finding templates: a name is a built-in template in Resources/templates/, a path (with a
 // slash or ending in .json) is a user's own file relative to the manifest or working folder.
 import Foundation
+import TechoCodecs
 import TechoModel
 
-enum Templates {
+public enum Templates {
     /// The folder of built-in templates: `$TECHO_RESOURCES/templates`, else the first
     /// `Resources/templates` found walking up from the executable (a build tree inside the
     /// repository), else `<prefix>/share/techo/templates` beside an installed binary.
@@ -30,13 +31,13 @@ enum Templates {
     }()
 
     /// Names of the built-in templates.
-    static func builtinNames() -> [String] {
+    public static func builtinNames() -> [String] {
         guard let dir = builtinFolder, let files = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return [] }
         return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
     }
 
     /// The template's JSON and the folder its paths are relative to, or nil when there is none.
-    static func find(_ name: String, relativeTo base: URL) throws -> (json: JSONValue, folder: URL)? {
+    public static func find(_ name: String, relativeTo base: URL) throws -> (json: JSONValue, folder: URL)? {
         let url: URL
         if name.contains("/") || name.hasSuffix(".json") {
             url = name.hasPrefix("/") ? URL(fileURLWithPath: name) : base.appendingPathComponent(name)
@@ -45,8 +46,30 @@ enum Templates {
             url = dir.appendingPathComponent(name + ".json")
         }
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let arg = Arg(token: ArgumentToken(index: 0, text: url.path), name: "template")
-        let bytes = try InputFile.read(arg, io: CommandIO(out: { _ in }, err: { _ in }), limit: JSONLimits.default.maxBytes)
+        let bytes = try InputFile.read(url.path, path: url.path, limit: JSONLimits.default.maxBytes)
         return (try JSONParser.parse(bytes, file: url.lastPathComponent), url.deletingLastPathComponent())
+    }
+}
+
+extension Templates {
+    /// The template `name` (a built-in name, or a template file relative to `base`) decoded, with
+    /// the files its decorations use, to be imported with the page made from it. `what` is how
+    /// errors name where the name came from (`--template`, `template`).
+    public static func load(_ name: String, relativeTo base: URL, what: String = "template") throws(EditError) -> (template: Template, assets: [AssetImport]) {
+        try EditError.wrapping {
+            guard let found = try find(name, relativeTo: base) else {
+                let names = builtinNames()
+                throw EditError(
+                    .notFound,
+                    "\(what): no template '\(name)'; built-in templates: "
+                        + (names.isEmpty ? "(none found)" : names.joined(separator: ", ")) + ", or a path to a template .json file")
+            }
+            let env = ManifestEnvironment(imageSizeOfBytes: { url, bytes in
+                let info = try ImageProbe.check(bytes, name: url.path)
+                return (Double(info.naturalWidth), Double(info.naturalHeight))
+            })
+            let file = name.contains("/") || name.hasSuffix(".json") ? name : "template \(name)"
+            return try Template.decode(found.json, folder: found.folder, file: file, environment: env)
+        }
     }
 }

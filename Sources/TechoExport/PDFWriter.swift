@@ -7,8 +7,8 @@ import Foundation
 import TechoCodecs
 import TechoRaster
 
-enum PDFWriter {
-    struct PageImage {
+public enum PDFWriter {
+    public struct PageImage: Sendable {
         var width: Int
         var height: Int
         /// Concatenated IDAT payloads of an 8-bit RGB, non-interlaced PNG.
@@ -17,7 +17,7 @@ enum PDFWriter {
     }
 
     /// The page flattened onto white paper, as PDF image data.
-    static func pageImage(_ pixmap: Pixmap, dpi: Double, name: String) throws -> PageImage {
+    public static func pageImage(_ pixmap: Pixmap, dpi: Double, name: String) throws -> PageImage {
         var flat = pixmap
         if !flat.isOpaque { flat.flattenOntoWhite() }
         let png = try PNGEncoder.encode(flat, level: 6, name: name)
@@ -29,7 +29,7 @@ enum PDFWriter {
         var out: [UInt8] = []
         var i = 8
         func be32(_ at: Int) -> Int { Int(png[at]) << 24 | Int(png[at + 1]) << 16 | Int(png[at + 2]) << 8 | Int(png[at + 3]) }
-        guard png.count > 33, png[25] == 2, png[24] == 8, png[28] == 0 else { throw CommandError(.failure, "PDF export: unexpected PNG layout") }
+        guard png.count > 33, png[25] == 2, png[24] == 8, png[28] == 0 else { throw ExportError(cannotCreate: false, "PDF export: unexpected PNG layout") }
         while i + 8 <= png.count {
             let len = be32(i)
             let type = String(decoding: png[(i + 4)..<(i + 8)], as: UTF8.self)
@@ -41,7 +41,7 @@ enum PDFWriter {
     }
 
     /// The whole PDF file.
-    static func document(_ pages: [PageImage], title: String) -> [UInt8] {
+    public static func document(_ pages: [PageImage], title: String) -> [UInt8] {
         var out: [UInt8] = Array("%PDF-1.4\n%\u{E2}\u{E3}\u{CF}\u{D3}\n".utf8)
         var offsets: [Int] = []
         func object(_ body: [UInt8]) {

@@ -1,0 +1,37 @@
+// One page as the bytes `techo export` writes for it, for callers that keep them in memory (the
+// editor's renders and downloads, the library).
+import Foundation
+import TechoCodecs
+import TechoModel
+import TechoRender
+
+public enum PageBytes {
+    /// The page as `techo export --scale S` writes it: the same renderer call and PNG settings.
+    public static func png(of page: Page, scale: Double, renderer: PageRenderer) throws -> [UInt8] {
+        var seconds = (render: 0.0, encode: 0.0)
+        return try png(of: page, scale: scale, renderer: renderer, seconds: &seconds)
+    }
+
+    /// The same, adding the seconds spent rendering and encoding to `seconds`.
+    public static func png(of page: Page, scale: Double, renderer: PageRenderer, seconds: inout (render: Double, encode: Double)) throws -> [UInt8] {
+        let t0 = ContinuousClock.now
+        let rendered = try renderer.render(page, scale: scale)
+        let t1 = ContinuousClock.now
+        let bytes = try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: ExportSettings().level, name: "page \(page.id)")
+        let t2 = ContinuousClock.now
+        func s(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+        seconds.render += s(t1 - t0)
+        seconds.encode += s(t2 - t1)
+        return bytes
+    }
+
+    /// The pages as one PDF, as `techo export --format pdf` writes it (each page at its own size).
+    public static func pdf(of pages: [Page], title: String, renderer: PageRenderer) throws -> [UInt8] {
+        var images: [PDFWriter.PageImage] = []
+        for page in pages {
+            let rendered = try renderer.render(page, scale: 1)
+            images.append(try PDFWriter.pageImage(rendered.pixmap, dpi: rendered.dpi, name: "page \(page.id)"))
+        }
+        return PDFWriter.document(images, title: title)
+    }
+}
