@@ -3,8 +3,10 @@
 // tool and the gesture in flight — and redraws from what the server says after every change.
 
 import { Api } from './api.js';
+import { topmostAt } from './hit-test.js';
 import { PointerInput } from './input.js';
-import { applyEvent, apply, invert, multiply } from './matrix.js';
+import { LiveGestures } from './live-gesture.js';
+import { Nudge } from './nudge.js';
 import { makeTools } from './tools/index.js';
 import { View } from './view.js';
 
@@ -17,7 +19,6 @@ const ADJUSTMENTS = [
   ['brightness', -1, 1], ['contrast', -1, 1], ['saturation', -1, 1], ['warmth', -1, 1],
   ['grayscale', 0, 1], ['sepia', 0, 1], ['fade', 0, 1],
 ];
-const NUDGE_COMMIT_MS = 400;
 const PHOTO_TYPES = /^(image\/(jpeg|heic|heif|avif))$|\.(jpe?g|heic|heif|avif)$/i;
 
 class Editor {
@@ -37,13 +38,15 @@ class Editor {
     this.pendingThens = [];     // callbacks for the frame the next render appears in
     this.refreshAgain = false;  // a refresh waits for the gesture in flight
     this.inGesture = 0;
-    this.liveCache = new Map(); // key -> Promise of {backdrop, sprite, rect}
     this.queue = Promise.resolve();
-    this.nudge = null;
-    // Figures the browser tests read: ms from a gesture's end to its new render on screen.
-    this.timings = [];
+    // The gesture in flight and its replay (live-gesture.js); this object serves as its state.
+    this.gestures = new LiveGestures({ api: this.api, state: this, view: this.view, change: (fn, undo) => this.change(fn, undo) });
+    this.nudge = new Nudge(this.gestures, this.view);
     window.techoEditor = this;
   }
+
+  /** Figures the browser tests read: ms from a gesture's end to its new render on screen. */
+  get timings() { return this.gestures.timings; }
 
   async start() {
     this.buildControls();
@@ -53,7 +56,7 @@ class Editor {
     let resizeTimer = 0;
     window.addEventListener('resize', () => {
       clearTimeout(resizeTimer);
-      resizeTimer = setTimeout(() => { this.liveCache.clear(); this.refresh(); }, 150);
+      resizeTimer = setTimeout(() => { this.gestures.forget(); this.refresh(); }, 150);
     });
     await this.refresh();
     document.body.dataset.techoReady = 'true';
@@ -136,19 +139,14 @@ class Editor {
 
   elementById(id) { return this.pageData ? this.pageData.elements.find((e) => e.id === id) : null; }
 
-  /** The topmost visible element under a page point (ink is drawn on, not moved). */
-  hitTest(x, y) {
-    const els = this.pageData ? this.pageData.elements : [];
-    for (let i = els.length - 1; i >= 0; i--) {
-      const el = els[i];
-      if (el.type === 'ink' || el.hidden) continue;
-      const inv = invert(el.transform);
-      if (!inv) continue;
-      const [u, v] = apply(inv, x, y);
-      if (Math.abs(u) <= el.size[0] / 2 && Math.abs(v) <= el.size[1] / 2) return el;
-    }
-    return null;
+  /** The element as the page file stores it (text, font, frame, rotate, …), or `{}`. */
+  storedElement(id) {
+    const page = this.pageData && this.pageData.page;
+    return ((page && page.elements) || []).find((e) => e.id === id) || {};
   }
+
+  /** The topmost visible element under a page point (ink is drawn on, not moved). */
+  hitTest(x, y) { return topmostAt(this.pageData ? this.pageData.elements : [], x, y); }
 
   // Input.
 
@@ -180,82 +178,17 @@ class Editor {
     } else if (!id && document.activeElement && document.activeElement.classList.contains('handle')) {
       document.activeElement.blur();
     }
-    if (id && this.elementById(id).type !== 'ink') this.prepareLive(id);
+    if (id && this.elementById(id).type !== 'ink') this.gestures.prepare(id);
     this.showSelection();
   }
 
-  // Gestures: the live overlay, then one request, then the new render.
+  // Gestures: the live overlay, then one request, then the new render (live-gesture.js).
 
-  /** The backdrop (page without the element) and the element's sprite, fetched once per revision. */
-  prepareLive(id) {
-    const key = `${this.pageId}|${id}|${this.revision}|${this.view.scale}`;
-    let p = this.liveCache.get(key);
-    if (!p) {
-      const page = this.pageId, scale = this.view.scale;
-      p = Promise.all([this.api.render(page, scale, id), this.api.sprite(page, id, scale)])
-        .then(async ([backdrop, sprite]) => ({
-          backdrop: await createImageBitmap(backdrop),
-          sprite: await createImageBitmap(sprite.blob),
-          rect: sprite.rect,
-        }));
-      p.catch(() => this.liveCache.delete(key));
-      if (this.liveCache.size > 8) this.liveCache.delete(this.liveCache.keys().next().value);
-      this.liveCache.set(key, p);
-    }
-    return p;
-  }
+  /** Starts `element` following a gesture on the overlay. */
+  startLive(element) { return this.gestures.start(element); }
 
-  /**
-   * Starts showing `element` under a live transform. `apply(events)` moves it by §3 events; the
-   * overlay redraws at most once a frame and never asks the server anything.
-   */
-  startLive(element) {
-    const editor = this;
-    this.inGesture++;
-    const el = element;
-    // The sprite is the element with its own scale and flips but unrotated, its rectangle in page
-    // pixels about the centre: it is drawn under G·U0, where G is what the gesture did so far
-    // (m · M0⁻¹) and U0 = translate(centre) · rotate(stored rotation).
-    const stored = ((this.pageData.page && this.pageData.page.elements) || []).find((e) => e.id === el.id) || {};
-    const theta = ((stored.rotate || 0) * Math.PI) / 180;
-    const u0 = [Math.cos(theta), Math.sin(theta), -Math.sin(theta), Math.cos(theta), el.transform[4], el.transform[5]];
-    const m0inv = invert(el.transform) || [1, 0, 0, 1, 0, 0];
-    const live = {
-      m: el.transform.slice(),
-      assets: null,
-      frame: 0,
-      done: false,
-      apply(events) {
-        for (const ev of events) this.m = applyEvent(this.m, ev);
-        this.schedule();
-      },
-      schedule() {
-        if (this.frame || this.done) return;
-        this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
-      },
-      draw() {
-        const h = editor.view.handle(el.id);
-        if (h) editor.view.placeHandle(h, el, this.m);
-        if (this.assets && this.assets.rect) {
-          editor.view.drawLive(this.assets.backdrop, this.assets.sprite, this.assets.rect, multiply(multiply(this.m, m0inv), u0));
-        }
-      },
-      abort() {
-        this.finish();
-        editor.view.clearOverlay();
-        const h = editor.view.handle(el.id);
-        if (h) editor.view.placeHandle(h, el, el.transform);
-        editor.endGesture();
-      },
-      finish() {
-        this.done = true;
-        if (this.frame) cancelAnimationFrame(this.frame);
-        this.frame = 0;
-      },
-    };
-    this.prepareLive(el.id).then((a) => { live.assets = a; if (!live.done) live.schedule(); }).catch(() => {});
-    return live;
-  }
+  /** A gesture began: refreshes from outside wait until it ends. */
+  beginGesture() { this.inGesture++; }
 
   endGesture() {
     this.inGesture = Math.max(0, this.inGesture - 1);
@@ -263,19 +196,7 @@ class Editor {
   }
 
   /** Sends one gesture replay (one history step) and swaps in the new render. */
-  commitGesture(id, events, live) {
-    if (live) { live.finish(); live.draw(); }
-    const t0 = performance.now();
-    return this.change(async () => {
-      try {
-        await this.api.gesture(this.pageId, id, events);
-        await this.refresh(() => this.view.clearOverlay());
-        this.timings.push(performance.now() - t0);
-      } finally {
-        if (live) this.endGesture();
-      }
-    }, () => { if (live) live.abort(); });
-  }
+  commitGesture(id, events, live) { return this.gestures.commit(id, events, live); }
 
   commitStroke(stroke) {
     return this.change(async () => {
@@ -331,7 +252,12 @@ class Editor {
     if (e.key === 'Escape') { this.tool.cancel(); this.select(null); return; }
     if (typing || mod || e.altKey) return;
     const onHandle = t && t.classList && t.classList.contains('handle');
-    if (onHandle && e.key.startsWith('Arrow')) { e.preventDefault(); this.nudgeBy(e.key, e.shiftKey); return; }
+    if (onHandle && e.key.startsWith('Arrow')) {
+      e.preventDefault();
+      const id = document.activeElement && document.activeElement.dataset.techoElement;
+      this.nudge.by(id && this.elementById(id), e.key, e.shiftKey);
+      return;
+    }
     if (onHandle && (e.key === 'Delete' || e.key === 'Backspace')) { e.preventDefault(); this.action('delete'); return; }
     const shortcuts = { v: 'select', p: 'pencil', h: 'highlighter', l: 'line', r: 'rect', o: 'ellipse', e: 'eraser' };
     if (shortcuts[key] && !e.shiftKey && t === document.body) this.setTool(shortcuts[key]);
@@ -343,31 +269,6 @@ class Editor {
       await (which === 'undo' ? this.api.undo() : this.api.redo());
       await this.refresh();
     });
-  }
-
-  /** Arrow keys move the focused element; presses close together become one history step. */
-  nudgeBy(key, big) {
-    const id = document.activeElement && document.activeElement.dataset.techoElement;
-    const el = id && this.elementById(id);
-    if (!el || el.type === 'ink') return;
-    const step = Math.max(1, Math.round(1 / this.view.k)) * (big ? 10 : 1);
-    const d = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[key];
-    if (!d) return;
-    if (this.nudge && this.nudge.id !== id) this.flushNudge();
-    if (!this.nudge) this.nudge = { id, events: [], live: this.startLive(el), timer: 0 };
-    const ev = { gesture: 'pan', state: 'changed', translation: d };
-    this.nudge.events.push(ev);
-    this.nudge.live.apply([ev]);
-    clearTimeout(this.nudge.timer);
-    this.nudge.timer = setTimeout(() => this.flushNudge(), NUDGE_COMMIT_MS);
-  }
-
-  flushNudge() {
-    const n = this.nudge;
-    if (!n) return;
-    this.nudge = null;
-    clearTimeout(n.timer);
-    this.commitGesture(n.id, n.events, n.live);
   }
 
   // Actions of the buttons.
@@ -421,7 +322,7 @@ class Editor {
     this.tool.cancel();
     this.pageId = id;
     this.selection = null;
-    this.liveCache.clear();
+    this.gestures.forget();
     this.view.stage.scrollTop = 0;
     this.refresh();
   }
