@@ -81,7 +81,7 @@ let package = Package(
             name: "TechoCommandsTests",
             dependencies: ["TechoCommands", "TechoEditing", "TechoExport", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),
         // The editor page in headless Chromium, with real input events, against `techo serve`.
-        .testTarget(name: "TechoEditorTests", dependencies: ["TechoCodecs", "TechoRaster", "TechoTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "TechoEditorTests", dependencies: ["TechoCodecs", "TechoModel", "TechoRaster", "TechoTestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -22,9 +22,8 @@ export class PointerInput {
     this.element = element;
     this.toPage = toPage;
     this.sink = sink;
-    this.active = new Map();   // pointerId -> {startX, startY (client), moved}
-    this.lastTap = null;       // {time, clientX, clientY}
-    this.secondTap = false;
+    this.active = new Set();   // pointerIds down
+    this.taps = new TapDetector();
     element.addEventListener('pointerdown', (e) => this.down(e));
     element.addEventListener('pointermove', (e) => this.move(e));
     element.addEventListener('pointerup', (e) => this.up(e, 'up'));
@@ -49,18 +48,14 @@ export class PointerInput {
     if (e.pointerType === 'mouse' && e.button !== 0) return;
     e.preventDefault();
     try { this.element.setPointerCapture(e.pointerId); } catch { /* a finished pointer has no capture */ }
-    this.active.set(e.pointerId, { startX: e.clientX, startY: e.clientY, moved: false });
-    const t = this.lastTap;
-    this.secondTap = this.active.size === 1 && !!t && e.timeStamp - t.time < DOUBLE_TAP_MS &&
-      Math.hypot(e.clientX - t.clientX, e.clientY - t.clientY) < DOUBLE_TAP_DISTANCE_CSS;
-    if (this.active.size > 1) this.secondTap = false;
+    this.active.add(e.pointerId);
+    this.taps.down(e.pointerId, e.clientX, e.clientY, e.timeStamp);
     this.sink(this.normalise('down', e));
   }
 
   move(e) {
-    const p = this.active.get(e.pointerId);
-    if (!p) return;
-    if (Math.hypot(e.clientX - p.startX, e.clientY - p.startY) >= TAP_SLOP_CSS) p.moved = true;
+    if (!this.active.has(e.pointerId)) return;
+    this.taps.move(e.pointerId, e.clientX, e.clientY);
     // Coalesced events keep every sample of a fast pen between two frames.
     const list = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : [];
     const samples = (list.length ? list : [e]).map((c) => {
@@ -71,20 +66,49 @@ export class PointerInput {
   }
 
   up(e, kind) {
-    const p = this.active.get(e.pointerId);
-    if (!p) return;
-    const wasOnly = this.active.size === 1;
+    if (!this.active.has(e.pointerId)) return;
     this.active.delete(e.pointerId);
     const ev = this.normalise(kind, e);
     this.sink(ev);
-    if (kind !== 'up' || !wasOnly || p.moved) { this.lastTap = null; this.secondTap = false; return; }
-    if (this.secondTap) {
-      this.lastTap = null;
-      this.secondTap = false;
-      this.sink({ ...ev, kind: 'doubletap' });
-    } else {
-      this.lastTap = { time: e.timeStamp, clientX: e.clientX, clientY: e.clientY };
-    }
+    if (this.taps.up(e.pointerId, e.clientX, e.clientY, e.timeStamp, kind === 'up')) this.sink({ ...ev, kind: 'doubletap' });
+  }
+}
+
+/**
+ * Tells a double tap from pointer downs, moves and ups (client pixels, milliseconds), whatever
+ * device made them. A tap is a lone pointer lifted less than TAP_SLOP_CSS from where it went
+ * down; a second tap that goes down within DOUBLE_TAP_MS and DOUBLE_TAP_DISTANCE_CSS of the first
+ * makes a double tap when it lifts. No DOM: PointerInput feeds it, tests drive it directly.
+ */
+export class TapDetector {
+  constructor() {
+    this.pointers = new Map();   // pointerId -> {startX, startY, moved}
+    this.lastTap = null;         // {time, x, y}
+    this.secondTap = false;
+  }
+
+  down(id, x, y, time) {
+    this.pointers.set(id, { startX: x, startY: y, moved: false });
+    const t = this.lastTap;
+    this.secondTap = this.pointers.size === 1 && !!t && time - t.time < DOUBLE_TAP_MS &&
+      Math.hypot(x - t.x, y - t.y) < DOUBLE_TAP_DISTANCE_CSS;
+  }
+
+  move(id, x, y) {
+    const p = this.pointers.get(id);
+    if (p && Math.hypot(x - p.startX, y - p.startY) >= TAP_SLOP_CSS) p.moved = true;
+  }
+
+  /** True when this lift ends a double tap; `lifted` is false for a cancelled pointer. */
+  up(id, x, y, time, lifted = true) {
+    const p = this.pointers.get(id);
+    if (!p) return false;
+    const wasOnly = this.pointers.size === 1;
+    this.pointers.delete(id);
+    if (!lifted || !wasOnly || p.moved) { this.lastTap = null; this.secondTap = false; return false; }
+    if (this.secondTap) { this.lastTap = null; this.secondTap = false; return true; }
+    this.lastTap = { time, x, y };
+    return false;
   }
 }
 
@@ -146,7 +170,8 @@ export class GestureRecognizer {
   }
 }
 
-function pair(p, q) {
+/** The midpoint, distance and angle (radians, atan2 of q − p) of two points. */
+export function pair(p, q) {
   const dx = q[0] - p[0], dy = q[1] - p[1];
   return { mid: [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2], distance: Math.hypot(dx, dy), angle: Math.atan2(dy, dx) };
 }

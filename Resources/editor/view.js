@@ -1,6 +1,6 @@
 // What is on screen: the page frame sized to the window, techo's render inside it, the overlay
-// canvas for the live gesture or stroke, one focusable handle per element, and the pages list.
-// The view holds no journal truth; it shows what the server last said.
+// canvas for the live gesture or stroke, and one focusable handle per element (the selected one
+// marked). The view holds no journal truth; it shows what the server last said.
 
 import { multiply } from './matrix.js';
 
@@ -210,6 +210,25 @@ export class View {
 
   handle(id) {
     return [...this.handles.children].find((h) => h.dataset.techoElement === id) || null;
+  }
+
+  /**
+   * Marks the handle of `id` (or none) as the selection; with `focus` it takes the keyboard focus,
+   * and clearing the selection takes the focus off a handle.
+   */
+  markSelected(id, { focus = true } = {}) {
+    for (const h of this.handles.children) {
+      const on = h.dataset.techoElement === id;
+      h.classList.toggle('selected', on);
+      h.setAttribute('aria-pressed', String(on));
+    }
+    const active = this.doc.activeElement;
+    if (id && focus) {
+      const h = this.handle(id);
+      if (h && active !== h) h.focus({ preventScroll: true });
+    } else if (!id && active && active.classList.contains('handle')) {
+      active.blur();
+    }
   }
 
   say(text, { error = false, ms = 2500 } = {}) {

@@ -25,7 +25,6 @@ export function selectTool(editor) {
         const d = tool.data;
         d.recognizer = new GestureRecognizer();
         d.recognizer.down(event.id, event.x, event.y);
-        d.events = [];
         d.element = element.id;
         d.live = editor.startLive(element);
       },
@@ -35,15 +34,14 @@ export function selectTool(editor) {
       onPointerMove(e, tool) {
         const d = tool.data;
         const events = d.recognizer.move(e.id, e.x, e.y);
-        if (events.length === 0) return;
-        d.events.push(...events);
-        d.live.apply(events);
+        if (events.length > 0) d.live.apply(events);
       },
       onPointerUp(e, tool) {
         const d = tool.data;
         d.recognizer.up(e.id);
         if (d.recognizer.count > 0) return;
-        if (d.events.length > 0) editor.commitGesture(d.element, d.events, d.live);
+        // The live gesture kept every event it moved the element by: that is the replay.
+        if (d.live.events.length > 0) editor.commitGesture(d.element, d.live.events, d.live);
         else d.live.abort();
         tool.transition('idle');
       },

@@ -1,0 +1,157 @@
+// The gesture in flight: the element follows the pointer on the overlay while the gesture lasts,
+// and the whole gesture is sent as one replay (one history step) when it ends.
+//
+// GestureTrack is the pure part (no DOM, tested on its own against techo's model): the live
+// transform after each §3 event and the list of events that will be sent. LiveGesture draws a
+// track on the overlay at most once a frame; LiveGestures fetches what the overlay draws
+// (backdrop and sprite, once per revision) and sends the replay.
+
+import { applyEvent, identity, invert, multiply } from './matrix.js';
+
+/**
+ * What a gesture has done so far to an element whose transform was `transform` when it began.
+ * `apply(events)` takes §3 recognizer events in order; `m` is the live transform (each event
+ * composed the way techo's model composes it), `events` the replay that will be sent.
+ */
+export class GestureTrack {
+  /** `rotate`: the element's stored rotation in degrees (its sprite is drawn unrotated). */
+  constructor(transform, rotate = 0) {
+    this.start = transform.slice();
+    this.m = transform.slice();
+    this.events = [];
+    // The sprite is the element with its own scale and flips but unrotated, its rectangle in page
+    // pixels about the centre: it is drawn under G·U0, where G is what the gesture did so far
+    // (m · M0⁻¹) and U0 = translate(centre) · rotate(stored rotation).
+    const theta = (rotate * Math.PI) / 180;
+    this.u0 = [Math.cos(theta), Math.sin(theta), -Math.sin(theta), Math.cos(theta), transform[4], transform[5]];
+    this.m0inv = invert(transform) || identity;
+  }
+
+  apply(events) {
+    for (const ev of events) {
+      this.events.push(ev);
+      this.m = applyEvent(this.m, ev);
+    }
+  }
+
+  /** The matrix that maps the sprite's rectangle (page pixels about the centre) onto the page. */
+  spriteMatrix() { return multiply(multiply(this.m, this.m0inv), this.u0); }
+}
+
+/**
+ * One element under a live transform. `apply(events)` moves it by §3 events; the overlay redraws
+ * at most once a frame and never asks the server anything.
+ */
+export class LiveGesture {
+  constructor(gestures, element, rotate) {
+    this.gestures = gestures;
+    this.element = element;
+    this.track = new GestureTrack(element.transform, rotate);
+    this.assets = null;
+    this.frame = 0;
+    this.done = false;
+  }
+
+  /** The live transform. */
+  get m() { return this.track.m; }
+
+  /** The events so far: the replay sent when the gesture ends. */
+  get events() { return this.track.events; }
+
+  apply(events) {
+    this.track.apply(events);
+    this.schedule();
+  }
+
+  schedule() {
+    if (this.frame || this.done) return;
+    this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
+  }
+
+  draw() {
+    const view = this.gestures.view;
+    const h = view.handle(this.element.id);
+    if (h) view.placeHandle(h, this.element, this.track.m);
+    if (this.assets && this.assets.rect) {
+      view.drawLive(this.assets.backdrop, this.assets.sprite, this.assets.rect, this.track.spriteMatrix());
+    }
+  }
+
+  /** Puts the element back and sends nothing (a cancelled recognizer changes nothing). */
+  abort() {
+    this.finish();
+    const view = this.gestures.view;
+    view.clearOverlay();
+    const h = view.handle(this.element.id);
+    if (h) view.placeHandle(h, this.element, this.element.transform);
+    this.gestures.state.endGesture();
+  }
+
+  finish() {
+    this.done = true;
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+  }
+}
+
+/**
+ * Starts live gestures and commits them. `change(fn, undoView)` is the editor's queue of changes
+ * (so a gesture reaches the server after the edits before it).
+ */
+export class LiveGestures {
+  constructor({ api, state, view, change }) {
+    this.api = api;
+    this.state = state;
+    this.view = view;
+    this.change = change;
+    this.cache = new Map();     // key -> Promise of {backdrop, sprite, rect}
+    // Figures the browser tests read: ms from a gesture's end to its new render on screen.
+    this.timings = [];
+  }
+
+  /** The backdrop (page without the element) and the element's sprite, fetched once per revision. */
+  prepare(id) {
+    const state = this.state;
+    const key = `${state.pageId}|${id}|${state.revision}|${this.view.scale}`;
+    let p = this.cache.get(key);
+    if (!p) {
+      const page = state.pageId, scale = this.view.scale;
+      p = Promise.all([this.api.render(page, scale, id), this.api.sprite(page, id, scale)])
+        .then(async ([backdrop, sprite]) => ({
+          backdrop: await createImageBitmap(backdrop),
+          sprite: await createImageBitmap(sprite.blob),
+          rect: sprite.rect,
+        }));
+      p.catch(() => this.cache.delete(key));
+      if (this.cache.size > 8) this.cache.delete(this.cache.keys().next().value);
+      this.cache.set(key, p);
+    }
+    return p;
+  }
+
+  /** Drops the fetched backdrops and sprites (another page, another size). */
+  forget() { this.cache.clear(); }
+
+  /** Starts showing `element` (as the page's answer lists it) under a live transform. */
+  start(element) {
+    this.state.beginGesture();
+    const live = new LiveGesture(this, element, this.state.storedElement(element.id).rotate || 0);
+    this.prepare(element.id).then((a) => { live.assets = a; if (!live.done) live.schedule(); }).catch(() => {});
+    return live;
+  }
+
+  /** Sends one gesture replay (one history step) and swaps in the new render. */
+  commit(id, events, live) {
+    if (live) { live.finish(); live.draw(); }
+    const t0 = performance.now();
+    return this.change(async () => {
+      try {
+        await this.api.gesture(this.state.pageId, id, events);
+        await this.state.refresh(() => this.view.clearOverlay());
+        this.timings.push(performance.now() - t0);
+      } finally {
+        if (live) this.state.endGesture();
+      }
+    }, () => { if (live) live.abort(); });
+  }
+}

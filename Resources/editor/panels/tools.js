@@ -1,0 +1,48 @@
+// The tool rail (one button per tool, `data-techo-tool`) and the options bar: nine preset
+// colours, a picker for any other, the width 1–20 and "fill". What they choose is
+// `editor.style` ({color, width, fill}), which the drawing tools read.
+
+// Nine preset colours, taken from the demo journal's inks and papers.
+export const PALETTE = [
+  ['#2b2b2b', 'ink black'], ['#5b3a29', 'walnut'], ['#e07a5f', 'terracotta'], ['#f2cc8f', 'honey'],
+  ['#81b29a', 'sage'], ['#3d85c6', 'blue'], ['#9b6bb0', 'plum'], ['#e8a0a0', 'sakura'], ['#ffffff', 'white'],
+];
+
+export function toolsPanel(doc, editor) {
+  const toolButtons = [...doc.querySelectorAll('[data-techo-tool]')];
+  for (const b of toolButtons) b.addEventListener('click', () => editor.setTool(b.dataset.techoTool));
+
+  const style = editor.style;
+  const picker = doc.getElementById('color-picker');
+  const setColor = (color) => {
+    style.color = color;
+    picker.value = color;
+    for (const b of doc.querySelectorAll('.swatch')) b.setAttribute('aria-checked', String(b.dataset.color === color));
+  };
+  const palette = doc.getElementById('palette');
+  for (const [color, name] of PALETTE) {
+    const b = doc.createElement('button');
+    b.type = 'button';
+    b.className = 'swatch';
+    b.setAttribute('role', 'radio');
+    b.setAttribute('aria-label', name);
+    b.title = name;
+    b.dataset.color = color;
+    b.innerHTML = `<span style="background:${color}"></span>`;
+    b.addEventListener('click', () => setColor(color));
+    palette.append(b);
+  }
+  picker.addEventListener('input', (e) => setColor(e.target.value));
+  const widthValue = doc.getElementById('width-value');
+  doc.getElementById('width').addEventListener('input', (e) => { style.width = Number(e.target.value); widthValue.value = e.target.value; });
+  doc.getElementById('fill').addEventListener('change', (e) => { style.fill = e.target.checked; });
+  setColor(style.color);
+
+  return {
+    /** Marks the current tool's button pressed. */
+    showTool(name) {
+      for (const b of toolButtons) b.setAttribute('aria-pressed', String(b.dataset.techoTool === name));
+    },
+    setColor,
+  };
+}

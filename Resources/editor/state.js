@@ -1,0 +1,125 @@
+// The page's view state and the one place that reads the server and redraws. The journal's truth
+// stays on the server: this holds what it last said (the journal, the current page and its
+// elements, the revision on screen) and the view's own state (which page, the selection, whether
+// a gesture is in flight). Everything that shows the journal listens here (`on`) instead of being
+// called one by one, so a new panel (layers, stickers) only subscribes.
+
+export class EditorState {
+  /** `onHandleFocus(id)`: an element's handle took focus (it selects the element). */
+  constructor(api, view, { onHandleFocus } = {}) {
+    this.api = api;
+    this.view = view;
+    this.onHandleFocus = onHandleFocus || (() => {});
+    this.journal = null;        // GET /api/journal
+    this.pageId = null;
+    this.pageData = null;       // GET /api/pages/ID
+    this.revision = null;
+    this.selection = null;      // the selected element's id
+    this.refreshing = null;     // the refresh loop, while it runs
+    this.dirty = false;         // a refresh was asked for since the loop's last load began
+    this.pendingThens = [];     // callbacks for the frame the next render appears in
+    this.refreshAgain = false;  // a refresh waits for the gesture in flight
+    this.inGesture = 0;
+    this.listeners = { journal: [], page: [] };
+  }
+
+  /**
+   * `what`: `'journal'` (called with the journal, before the page is laid out) or `'page'`
+   * (called with the page's data, after its render is on screen).
+   */
+  on(what, fn) { this.listeners[what].push(fn); }
+
+  emit(what, value) { for (const fn of this.listeners[what]) fn(value); }
+
+  /**
+   * Fetches the journal, the current page and its render, and shows them. One loop does the
+   * loading: a refresh asked for while one runs makes the loop go once more (never twice at
+   * once, never a request storm), and the promise returned settles after a load that began after
+   * the call. `then` runs in the frame the new render appears (it clears the overlay), so
+   * nothing jumps. During a gesture a refresh from outside waits for the gesture's end.
+   */
+  refresh(then) {
+    if (this.inGesture > 0 && !then) { this.refreshAgain = true; return Promise.resolve(); }
+    if (then) this.pendingThens.push(then);
+    this.dirty = true;
+    if (!this.refreshing) this.refreshing = this.runRefreshes();
+    return this.refreshing;
+  }
+
+  async runRefreshes() {
+    try {
+      while (this.dirty) {
+        this.dirty = false;
+        const thens = this.pendingThens.splice(0);
+        let done = false;
+        const runThens = () => { if (!done) { done = true; for (const f of thens) f(); } };
+        try {
+          await this.load(runThens);
+        } catch (e) {
+          this.view.say(e.message || String(e), { error: true });
+        } finally {
+          runThens();
+        }
+      }
+    } finally {
+      this.refreshing = null;
+    }
+  }
+
+  /**
+   * One load: the journal, the page and its render are asked for at once (the render at the
+   * scale on screen, which a change of page size then corrects), so a change costs one round
+   * trip before the new render can be decoded.
+   */
+  async load(then) {
+    let id = this.pageId;
+    const scale = this.view.page && this.view.page.id === id ? this.view.scale : null;
+    let [journal, data, blob] = await Promise.all([
+      this.api.journal(),
+      id ? this.api.page(id).catch((e) => e) : null,
+      id && scale ? this.api.render(id, scale).catch(() => null) : null,
+    ]);
+    if (!journal.pages.some((p) => p.id === id)) {
+      id = this.pageId = journal.pages.length ? journal.pages[0].id : null;
+      data = id ? await this.api.page(id) : null;
+      blob = null;
+    }
+    if (data instanceof Error) throw data;
+    this.journal = journal;
+    this.revision = journal.revision;
+    this.emit('journal', journal);
+    if (!id) return;
+    const meta = journal.pages.find((p) => p.id === id);
+    this.view.layout({ id, width: meta.width, height: meta.height, endless: !!meta.endless });
+    if (!blob || this.view.scale !== scale) blob = await this.api.render(id, this.view.scale);
+    this.pageData = data;
+    if (this.selection && !data.elements.some((e) => e.id === this.selection)) this.selection = null;
+    await this.view.showRender(blob, () => {
+      this.view.showHandles(data.elements, this.selection, (h) => this.onHandleFocus(h));
+      // Scripts and tests read which revision is on screen from the page element.
+      this.view.frame.dataset.techoRevision = String(data.revision ?? journal.revision);
+      if (then) then();
+    });
+    this.emit('page', data);
+  }
+
+  /** A gesture began: refreshes from outside wait until it ends. */
+  beginGesture() { this.inGesture++; }
+
+  endGesture() {
+    this.inGesture = Math.max(0, this.inGesture - 1);
+    if (this.inGesture === 0 && this.refreshAgain) { this.refreshAgain = false; this.refresh(); }
+  }
+
+  /** An element of the current page as the page's answer lists it (type, size, transform, …). */
+  elementById(id) { return this.pageData ? this.pageData.elements.find((e) => e.id === id) : null; }
+
+  /** The element as the page file stores it (text, font, frame, rotate, …), or `{}`. */
+  storedElement(id) {
+    const page = this.pageData && this.pageData.page;
+    return ((page && page.elements) || []).find((e) => e.id === id) || {};
+  }
+
+  /** The current page's entry in the journal (width, height, dpi, endless). */
+  pageMeta() { return this.journal ? this.journal.pages.find((p) => p.id === this.pageId) : null; }
+}
