@@ -54,7 +54,7 @@ lint:
 #   make asan   build and test in debug under AddressSanitizer (SANITIZE_FILTER picks the tests)
 #   make tsan   the same under ThreadSanitizer
 FUZZ_SECONDS ?= 1800
-FUZZ_TARGETS ?= json svg png jpeg heif webp svgimage text editor
+FUZZ_TARGETS ?= json svg png jpeg heif webp svgimage text editor operations
 FUZZ_OUT ?= fuzz-out
 # libFuzzer's main and coverage need --sanitize=fuzzer on the link and on every module; dead
 # stripping would drop the coverage counters' sections, so it is off in this build.

@@ -56,7 +56,7 @@ let package = Package(
         // Seeded mutation fuzzers for the decoders and text layout (make fuzz, docs/fuzzing.md).
         .target(
             name: "TechoFuzzTargets",
-            dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText", "TechoRaster", "TechoEditing", "TechoCommands", "TechoServer"]),
+            dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText", "TechoRaster", "TechoEditing", "TechoCommands", "TechoServer", "Techo"]),
         .executableTarget(name: "techo-fuzz", dependencies: ["TechoFuzzTargets", "TechoGeometry"]),
         .executableTarget(
             name: "techo-bench", dependencies: ["TechoRender", "TechoCodecs", "TechoRaster", "TechoText", "TechoModel"], path: "Sources/techo-bench"),

@@ -14,7 +14,9 @@ let fuzzImageLimits = ImageLimits(maxSide: 4096, maxPixels: 1 << 18, maxFileByte
 func shape(_ error: Error) -> String { "error: " + outcomeShape(String(describing: error)) }
 
 public enum Targets {
-    public static func all(scratch: URL) -> [FuzzTarget] { [json(scratch: scratch), svg, png, jpeg, heif, webp, svgimage, text, editor(scratch: scratch)] }
+    public static func all(scratch: URL) -> [FuzzTarget] {
+        [json(scratch: scratch), svg, png, jpeg, heif, webp, svgimage, text, editor(scratch: scratch), operations(scratch: scratch)]
+    }
 
     static let jsonTokens = [
         "{", "}", "[", "]", ",", ":", "\"", "\\u0000", "\\ud800", "1e308", "-1e308", "NaN", "-0", "0.0000001",

@@ -21,7 +21,7 @@ import Testing
         return out.sorted()
     }()
 
-    @Test(arguments: ["json", "svg", "png", "jpeg", "heif", "webp", "svgimage", "text", "editor"])
+    @Test(arguments: ["json", "svg", "png", "jpeg", "heif", "webp", "svgimage", "text", "editor", "operations"])
     func fuzzTargetRunsCleanForAFewSeconds(target: String) throws {
         let ws = try Workspace()
         let args =

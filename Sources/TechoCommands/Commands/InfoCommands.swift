@@ -128,7 +128,14 @@ enum CheckCommand: TechoCommand {
         do { store = try JournalStore.open(url) } catch {
             throw EditError(.failure, "\(pos[0].text): \(error)")
         }
-        let problems = store.check(assetProbe: { bytes, name in _ = try ImageProbe.check(bytes, name: name) })
+        // An asset is a font when its bytes were one on import (its extension says so), else a picture.
+        let problems = store.check(assetProbe: { bytes, name in
+            if ["ttf", "otf", "ttc"].contains((name as NSString).pathExtension) {
+                _ = try FontFileProbe.check(bytes, name: name)
+            } else {
+                _ = try ImageProbe.check(bytes, name: name)
+            }
+        })
         guard problems.isEmpty else {
             for p in problems { io.out("\(p)\n") }
             throw EditError(.failure, "\(pos[0].text): \(problems.count) problem\(problems.count == 1 ? "" : "s") found")
