@@ -46,7 +46,7 @@ clean:
 
 # The format the code keeps (.swift-format: ordered imports, no force try, 4-space indent).
 lint:
-	swift format lint --strict --recursive Sources Tests Package.swift
+	swift format lint --strict --recursive Sources Tests Package.swift Plugins
 	@echo "make lint: no findings"
 # Hostile-input checks (docs/fuzzing.md).
 #   make fuzz   every target under libFuzzer (coverage-guided, AddressSanitizer), one after

@@ -30,6 +30,12 @@ let package = Package(
         // The only C we write: whole libpng / libjpeg sessions, so setjmp/longjmp never crosses Swift.
         .target(name: "CTechoShims", dependencies: ["CLibPNG", "CLibJPEG"]),
 
+        // The files of Resources/ that techo carries in its binary (docs/decisions/install.md): the
+        // EmbedResources plugin runs techo-embed at build time to write them as Swift source.
+        .executableTarget(name: "techo-embed", path: "Sources/techo-embed"),
+        .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["techo-embed"]),
+        .target(name: "TechoResources", exclude: ["Resources"], plugins: ["EmbedResources"]),
+
         .target(name: "TechoGeometry"),
         .target(name: "TechoRaster", dependencies: ["TechoGeometry"]),
         .target(name: "TechoCodecs", dependencies: ["TechoRaster", "CTechoShims", "CLibDeflate", "CLibHeif", "CLibWebP", "CRsvg"]),
@@ -52,6 +58,7 @@ let package = Package(
 
         .target(name: "TechoTestSupport", dependencies: ["TechoRaster", "TechoCodecs"], path: "Tests/TechoTestSupport"),
         .testTarget(name: "TechoGeometryTests", dependencies: ["TechoGeometry"]),
+        .testTarget(name: "TechoResourcesTests", dependencies: ["TechoResources"]),
         // Fixtures and reference images are found through #filePath, so a clone runs its tests in place.
         .testTarget(
             name: "TechoRasterTests", dependencies: ["TechoRaster", "TechoGeometry", "TechoTestSupport"],
