@@ -42,10 +42,11 @@ let package = Package(
         .target(name: "TechoText", dependencies: ["TechoGeometry", "TechoRaster", "CFreeType", "CHarfBuzz", "CFontconfig"]),
         .target(name: "TechoModel", dependencies: ["TechoGeometry", "CLibCrypto"]),
         .target(name: "TechoRender", dependencies: ["TechoModel", "TechoGeometry", "TechoRaster", "TechoCodecs", "TechoText"]),
-        .target(name: "TechoCommands", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoText"]),
+        .target(name: "TechoCommands", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoText", "TechoResources"]),
         // techo serve: the editor's HTTP server, a thin layer over the same operations as the CLI.
         .target(
-            name: "TechoServer", dependencies: ["CLibMicroHTTPD", "TechoCommands", "TechoModel", "TechoRender", "TechoCodecs", "TechoGeometry", "TechoText"]),
+            name: "TechoServer",
+            dependencies: ["CLibMicroHTTPD", "TechoCommands", "TechoModel", "TechoRender", "TechoCodecs", "TechoGeometry", "TechoText", "TechoResources"]),
         .executableTarget(name: "techo", dependencies: ["TechoCommands", "TechoServer"]),
         .target(name: "Techo", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoRaster"]),
         .executableTarget(name: "techo-assets", dependencies: ["TechoCodecs", "TechoRaster", "CLibHeif", "CLibWebP"], path: "Sources/techo-assets"),
