@@ -34,6 +34,9 @@ for path in arguments.dropFirst(3).sorted() {
     source += "        (\"\(path)\", \"\(data.base64EncodedString())\"),\n"
 }
 source += "    ]\n}\n"
+// An unchanged file is left alone, so a re-planned build (another product, tests or not) that
+// runs this again does not recompile TechoResources and relink everything above it.
+if FileManager.default.contents(atPath: output.path) == Data(source.utf8) { exit(0) }
 do {
     try Data(source.utf8).write(to: output, options: .atomic)
 } catch {
