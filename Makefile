@@ -4,11 +4,12 @@
 #   make bench  build optimised and print the benchmark figures
 #   make build  build the optimised techo binary (.build/release/techo)
 #   make serve  build, then open the demo journal in the live editor (PORT=7373; Ctrl+C stops)
+#   make install  build optimised, install it as $(DESTDIR)$(PREFIX)/bin/techo (PREFIX=/usr/local)
 SWIFT ?= swift
 # Everything builds optimised (pixel loops in debug builds are 10-50x slower), and with one set
 # of flags, so test, demo and bench share one build instead of recompiling for each other.
 FLAGS ?= -c release -Xswiftc -enable-testing
-.PHONY: deps build test demo bench clean lint serve
+.PHONY: deps build test demo bench clean lint serve install
 
 deps:
 	@bash scripts/setup-deps.sh
@@ -26,6 +27,14 @@ demo: deps
 	$(SWIFT) build $(FLAGS) --product techo
 	$(SWIFT) build $(FLAGS) --product techo-assets
 	@bash scripts/demo.sh "$$($(SWIFT) build $(FLAGS) --show-bin-path)"
+
+# The binary carries the editor and the templates, so it is the only file installed
+# (docs/decisions/install.md); DESTDIR stages the install under another root.
+PREFIX ?= /usr/local
+DESTDIR ?=
+install: deps
+	$(SWIFT) build $(FLAGS) --product techo
+	@DESTDIR="$(DESTDIR)" bash scripts/install.sh "$$($(SWIFT) build $(FLAGS) --show-bin-path)" "$(PREFIX)"
 
 PORT ?= 7373
 serve: deps
@@ -46,7 +55,7 @@ clean:
 
 # The format the code keeps (.swift-format: ordered imports, no force try, 4-space indent).
 lint:
-	swift format lint --strict --recursive Sources Tests Package.swift
+	swift format lint --strict --recursive Sources Tests Package.swift Plugins
 	@echo "make lint: no findings"
 # Hostile-input checks (docs/fuzzing.md).
 #   make fuzz   every target under libFuzzer (coverage-guided, AddressSanitizer), one after

@@ -30,6 +30,12 @@ let package = Package(
         // The only C we write: whole libpng / libjpeg sessions, so setjmp/longjmp never crosses Swift.
         .target(name: "CTechoShims", dependencies: ["CLibPNG", "CLibJPEG"]),
 
+        // The files of Resources/ that techo carries in its binary (docs/decisions/install.md): the
+        // EmbedResources plugin runs techo-embed at build time to write them as Swift source.
+        .executableTarget(name: "techo-embed", path: "Sources/techo-embed"),
+        .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["techo-embed"]),
+        .target(name: "TechoResources", exclude: ["Resources"], plugins: ["EmbedResources"]),
+
         .target(name: "TechoGeometry"),
         // The range of every numeric field, in one table the model, the text engine and every front end read.
         .target(name: "TechoRules"),
@@ -41,14 +47,14 @@ let package = Package(
         // Whole pages as the files export writes: PNG, JPEG, PDF.
         .target(name: "TechoExport", dependencies: ["TechoModel", "TechoRender", "TechoCodecs", "TechoRaster"]),
         // The only way to change a journal: typed operations, one error type (docs/decisions/architecture.md).
-        .target(name: "TechoEditing", dependencies: ["TechoModel", "TechoRender", "TechoCodecs", "TechoText", "TechoExport"]),
+        .target(name: "TechoEditing", dependencies: ["TechoModel", "TechoRender", "TechoCodecs", "TechoText", "TechoExport", "TechoResources"]),
         // The front ends decode their input into TechoEditing's operations and never import one another.
         .target(
             name: "TechoCommands", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoText", "TechoEditing", "TechoExport"]),
         // techo serve: the editor's HTTP server.
         .target(
             name: "TechoServer",
-            dependencies: ["CLibMicroHTTPD", "TechoEditing", "TechoExport", "TechoModel", "TechoRender", "TechoCodecs", "TechoGeometry", "TechoText"]),
+            dependencies: ["CLibMicroHTTPD", "TechoEditing", "TechoExport", "TechoModel", "TechoRender", "TechoCodecs", "TechoGeometry", "TechoText", "TechoResources"]),
         // The executable wires `serve` (the server) into the CLI.
         .executableTarget(name: "techo", dependencies: ["TechoCommands", "TechoServer", "TechoEditing", "TechoModel"]),
         .target(name: "Techo", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoRaster", "TechoEditing", "TechoExport"]),
@@ -63,6 +69,7 @@ let package = Package(
 
         .target(name: "TechoTestSupport", dependencies: ["TechoRaster", "TechoCodecs"], path: "Tests/TechoTestSupport"),
         .testTarget(name: "TechoGeometryTests", dependencies: ["TechoGeometry"]),
+        .testTarget(name: "TechoResourcesTests", dependencies: ["TechoResources"]),
         // Fixtures and reference images are found through #filePath, so a clone runs its tests in place.
         .testTarget(
             name: "TechoRasterTests", dependencies: ["TechoRaster", "TechoGeometry", "TechoTestSupport"],

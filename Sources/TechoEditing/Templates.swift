@@ -1,38 +1,25 @@
-// Finding templates: a name is a built-in template in Resources/templates/, a path (with a
-// slash or ending in .json) is a user's own file relative to the manifest or working folder.
+// Finding templates: a name is a built-in template (Resources/templates/, built into techo), a
+// path (with a slash or ending in .json) is a user's own file relative to the manifest or working folder.
 import Foundation
 import TechoCodecs
 import TechoModel
+import TechoResources
 
 public enum Templates {
-    /// The folder of built-in templates: `$TECHO_RESOURCES/templates`, else the first
-    /// `Resources/templates` found walking up from the executable (a build tree inside the
-    /// repository), else `<prefix>/share/techo/templates` beside an installed binary.
-    static let builtinFolder: URL? = {
-        let fm = FileManager.default
-        if let env = ProcessInfo.processInfo.environment["TECHO_RESOURCES"] {
-            let u = URL(fileURLWithPath: env).appendingPathComponent("templates")
-            if fm.fileExists(atPath: u.path) { return u }
-        }
-        var starts: [URL] = []
-        if let exe = Bundle.main.executableURL?.resolvingSymlinksInPath() { starts.append(exe.deletingLastPathComponent()) }
-        starts.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent())
-        for start in starts {
-            var dir = start
-            for _ in 0..<8 {
-                let candidate = dir.appendingPathComponent("Resources/templates")
-                if fm.fileExists(atPath: candidate.path) { return candidate }
-                let share = dir.appendingPathComponent("share/techo/templates")
-                if fm.fileExists(atPath: share.path) { return share }
-                dir = dir.deletingLastPathComponent()
-            }
-        }
-        return nil
-    }()
+    /// The folder of built-in templates on disk: `$TECHO_RESOURCES/templates` when that folder
+    /// exists (for working on them), else nil: the copy built into techo is used.
+    static let builtinFolder: URL? = BuiltinResources.overrideFolder("templates")
+
+    /// The folder a built-in template's paths would be relative to. Built-in templates name no
+    /// files (a test keeps it so), so this folder is never read; it only names where they live.
+    static let embeddedFolder = URL(fileURLWithPath: "/built-in/templates", isDirectory: true)
 
     /// Names of the built-in templates.
     public static func builtinNames() -> [String] {
-        guard let dir = builtinFolder, let files = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return [] }
+        guard let dir = builtinFolder else {
+            return BuiltinResources.names(in: "templates").filter { !$0.contains("/") && $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+        }
+        guard let files = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return [] }
         return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
     }
 
@@ -42,7 +29,11 @@ public enum Templates {
         if name.contains("/") || name.hasSuffix(".json") {
             url = name.hasPrefix("/") ? URL(fileURLWithPath: name) : base.appendingPathComponent(name)
         } else {
-            guard Identifier.isValid(name), let dir = builtinFolder else { return nil }
+            guard Identifier.isValid(name) else { return nil }
+            guard let dir = builtinFolder else {
+                guard let bytes = BuiltinResources.file("templates/\(name).json") else { return nil }
+                return (try JSONParser.parse(bytes, file: name + ".json"), embeddedFolder)
+            }
             url = dir.appendingPathComponent(name + ".json")
         }
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }

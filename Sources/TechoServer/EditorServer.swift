@@ -16,7 +16,8 @@ public struct ServerOptions: Sendable {
     public var host = "127.0.0.1"
     /// The port; 0 takes any free one. Default 7373.
     public var port: UInt16 = 7373
-    /// The editor page's folder; nil serves the API only. Default: found by `EditorFiles.locate`.
+    /// The editor page's folder on disk; nil serves the copy built into techo. Default:
+    /// `EditorFiles.locate` (`$TECHO_RESOURCES/editor` when that folder exists, else nil).
     public var editorFolder: URL? = EditorFiles.locate(override: nil)
     /// The secret every request must carry. Default: 32 random bytes, hex.
     public var token = ServerOptions.randomToken()
@@ -195,7 +196,7 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
                 throw APIError(405, "\(request.method) \(path): the editor's files are read-only")
             }
             if let r = files.response(for: path) { return r }
-            if files.folder == nil, path == "/" {
+            if files.isEmpty, path == "/" {
                 throw APIError(404, "the editor's files were not found; start techo serve with --editor-dir FOLDER")
             }
             throw APIError(404, "no file \(path)")

@@ -22,9 +22,8 @@ enum ServeCommand: TechoCommand {
         Changes go through the same history as the CLI, so 'techo undo' undoes the browser's steps,
         and changes made with techo commands while the editor is open show up in it within 2 s.
         SIGINT (Ctrl+C) or SIGTERM finishes the requests in flight and exits 0.
-        The editor's files come from --editor-dir, else $TECHO_RESOURCES/editor, else the
-        Resources/editor folder of the source tree the binary was built in, else
-        PREFIX/share/techo/editor beside an installed PREFIX/bin/techo.
+        The editor's files are built into techo. --editor-dir DIR, else $TECHO_RESOURCES/editor
+        when that folder exists, serves them from disk instead (for working on the editor).
         """
     static let options = [
         OptionSpec("port", value: "N", help: "port to listen on (default 7373; 0 takes any free port)"),
@@ -91,7 +90,7 @@ enum ServeCommand: TechoCommand {
             return s
         }
         io.out("\(server.url)\n")
-        if server.options.editorFolder == nil {
+        if server.files.isEmpty {
             io.err("techo serve: warning: the editor's files were not found (see 'techo serve --help'); serving the API only\n")
         }
         io.err("techo serve: serving \(journalArg.text) on \(server.url.components(separatedBy: "?")[0]); Ctrl+C stops\n")

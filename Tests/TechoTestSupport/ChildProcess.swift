@@ -14,11 +14,13 @@ public struct ChildResult: Sendable {
 public enum ChildProcess {
     /// Runs `executable` with `args` in `folder`, stdin closed, and waits for it to exit. Both
     /// pipes are read to their ends at once, so a chatty child never blocks on a full pipe.
-    public static func run(_ executable: URL, _ args: [String], in folder: URL) throws -> ChildResult {
+    /// `environment`: the child's whole environment; nil (the default) passes on this process's.
+    public static func run(_ executable: URL, _ args: [String], in folder: URL, environment: [String: String]? = nil) throws -> ChildResult {
         let p = Process()
         p.executableURL = executable
         p.arguments = args
         p.currentDirectoryURL = folder
+        if let environment { p.environment = environment }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err

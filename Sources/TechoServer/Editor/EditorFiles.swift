@@ -1,22 +1,32 @@
 // The editor page's static files. They are served only from an allow-list made when the server
-// starts: the regular files under the editor folder (symbolic links and hidden files left out),
-// each read fresh from disk when asked for. A request path is looked up in that list as a
-// string, so `..`, percent-encoded dots, absolute paths and links never reach the file system.
+// starts: the copy built into techo (TechoResources), held in memory, or, when a folder is
+// given, the regular files under it (symbolic links and hidden files left out), each read fresh
+// from disk when asked for. A request path is looked up in that list as a string, so `..`,
+// percent-encoded dots, absolute paths and links never reach the file system.
 import Foundation
+import TechoResources
 
 /// The editor's files, by the URL path that serves them.
 public struct EditorFiles: Sendable {
-    /// The folder the files come from, or nil when none was found.
+    /// The folder the files come from, or nil when they are the copy built into techo.
     public let folder: URL?
     /// URL path (`/index.html`, `/tools/pen.js`) → file.
-    let files: [String: URL]
+    let files: [String: Source]
+
+    /// Where one file's bytes are.
+    enum Source: Sendable {
+        /// A file on disk, read when asked for (so an edit shows on reload).
+        case disk(URL)
+        /// The built-in copy, decoded once when the server starts.
+        case memory([UInt8])
+    }
 
     /// Files larger than this are not listed (the editor is small text files). 4 MiB.
     static let maxFileBytes = 4 << 20
 
     public init(folder: URL?) {
         self.folder = folder
-        var files: [String: URL] = [:]
+        var files: [String: Source] = [:]
         if let folder {
             let fm = FileManager.default
             var stack = [("", folder)]
@@ -27,47 +37,46 @@ public struct EditorFiles: Sendable {
                     if type == .typeDirectory, prefix.split(separator: "/").count < 8 {
                         stack.append((prefix + "/" + name, url))
                     } else if type == .typeRegular, ((a[.size] as? NSNumber)?.intValue ?? 0) <= EditorFiles.maxFileBytes {
-                        files[prefix + "/" + name] = url
+                        files[prefix + "/" + name] = .disk(url)
                     }
                 }
+            }
+        } else {
+            for name in BuiltinResources.names(in: "editor") {
+                if let bytes = BuiltinResources.file("editor/" + name) { files["/" + name] = .memory(bytes) }
             }
         }
         self.files = files
     }
 
-    /// The folder to serve: `override` when given; else `$TECHO_RESOURCES/editor`; else the first
-    /// `Resources/editor` found walking up from the executable (a build inside the repository);
-    /// else `share/techo/editor` beside an installed binary (`PREFIX/bin/techo`).
+    /// The folder to serve from disk: `override` when given; else `$TECHO_RESOURCES/editor` when
+    /// that folder exists; else nil, which serves the copy built into techo.
     public static func locate(override: String?) -> URL? {
-        let fm = FileManager.default
         if let override { return URL(fileURLWithPath: override).standardizedFileURL }
-        if let env = ProcessInfo.processInfo.environment["TECHO_RESOURCES"] {
-            let u = URL(fileURLWithPath: env).appendingPathComponent("editor")
-            if fm.fileExists(atPath: u.appendingPathComponent("index.html").path) { return u }
-        }
-        guard let exe = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return nil }
-        var dir = exe.deletingLastPathComponent()
-        for _ in 0..<8 {
-            for candidate in ["Resources/editor", "share/techo/editor"] {
-                let u = dir.appendingPathComponent(candidate)
-                if fm.fileExists(atPath: u.appendingPathComponent("index.html").path) { return u }
-            }
-            dir = dir.deletingLastPathComponent()
-        }
-        return nil
+        return BuiltinResources.overrideFolder("editor")
     }
+
+    /// Whether there is no file to serve (an empty folder, or a build without the editor).
+    var isEmpty: Bool { files.isEmpty }
 
     /// The response for GET `path`, or nil when it is not one of the editor's files.
     func response(for path: String) -> HTTPResponse? {
         let key = path == "/" ? "/index.html" : path
-        guard let url = files[key], let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        let bytes: [UInt8]
+        switch files[key] {
+        case .disk(let url)?:
+            guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+            bytes = [UInt8](data)
+        case .memory(let b)?: bytes = b
+        case nil: return nil
+        }
         return HTTPResponse(
             status: 200,
             headers: [
                 ("Content-Type", EditorFiles.contentType(key)), ("Cache-Control", "no-cache"),
                 ("X-Content-Type-Options", "nosniff"),
             ],
-            body: .bytes([UInt8](data)))
+            body: .bytes(bytes))
     }
 
     static func contentType(_ path: String) -> String {
