@@ -21,7 +21,7 @@ let package = Package(
         .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // SHA-256 content addresses (docs/decisions/storage.md).
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // Formats from devices (PRODUCT.md §12): HEIC/AVIF, WebP (with the demuxer for animations), SVG.
+        // Formats from devices (docs/contract.md §12): HEIC/AVIF, WebP (with the demuxer for animations), SVG.
         .systemLibrary(name: "CLibHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CLibWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
@@ -54,7 +54,9 @@ let package = Package(
         // techo serve: the editor's HTTP server.
         .target(
             name: "TechoServer",
-            dependencies: ["CLibMicroHTTPD", "TechoEditing", "TechoExport", "TechoModel", "TechoRender", "TechoCodecs", "TechoGeometry", "TechoText", "TechoResources"]),
+            dependencies: [
+                "CLibMicroHTTPD", "TechoEditing", "TechoExport", "TechoModel", "TechoRender", "TechoCodecs", "TechoGeometry", "TechoText", "TechoResources",
+            ]),
         // The executable wires `serve` (the server) into the CLI.
         .executableTarget(name: "techo", dependencies: ["TechoCommands", "TechoServer", "TechoEditing", "TechoModel"]),
         .target(name: "Techo", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoRaster", "TechoEditing", "TechoExport"]),

@@ -21,7 +21,7 @@ need=(
     "fonts-noto-color-emoji:/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
     "fonts-noto-core:/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"
     "libc6-dev:/usr/include/stdio.h"
-    # Formats from devices (PRODUCT.md §12): HEIC/AVIF with its HEVC and AV1 codecs, WebP, SVG.
+    # Formats from devices (docs/contract.md §12): HEIC/AVIF with its HEVC and AV1 codecs, WebP, SVG.
     "libheif-dev:/usr/include/x86_64-linux-gnu/libheif/heif.h"
     "libwebp-dev:/usr/include/webp/demux.h"
     "librsvg2-dev:/usr/include/librsvg-2.0/librsvg/rsvg.h"

@@ -1,4 +1,4 @@
-// Size limits for decoded images (PRODUCT.md §10), checked against the header before allocating.
+// Size limits for decoded images (docs/contract.md §10), checked against the header before allocating.
 
 /// The largest image a decoder accepts. Checked against the header, before any pixel memory is
 /// allocated, and again by the C shim before libpng or libjpeg allocate image-sized buffers.

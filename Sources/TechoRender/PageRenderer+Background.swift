@@ -1,4 +1,4 @@
-// Backgrounds (PRODUCT.md §5): colour, then an image in a fill mode, then ruled paper.
+// Backgrounds (docs/contract.md §5): colour, then an image in a fill mode, then ruled paper.
 // Paper rulings are centred within the margin: the leftover of the area after whole spacings
 // is split evenly on both sides, so dots and grid lines sit symmetrically on the page; lines
 // are snapped to whole device pixels so a ruling is as crisp as the pen of a printer.

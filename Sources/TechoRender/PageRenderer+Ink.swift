@@ -1,4 +1,4 @@
-// Ink layers (PRODUCT.md §4). Each ink element is drawn into its own transparent, bbox-sized
+// Ink layers (docs/contract.md §4). Each ink element is drawn into its own transparent, bbox-sized
 // layer and composited once, so an eraser (destination-out with its smoothed outline) clears only
 // that layer and reveals whatever lies beneath. Every stroke is one nonzero fill of its outline
 // (the stroker's pieces are covered once), so a translucent stroke never darkens where it

@@ -12,9 +12,9 @@ import TechoText
 /// Renders pages to pixels. Thread-safe: one renderer may render several pages at once, sharing
 /// its caches of decoded images and laid-out text.
 public final class PageRenderer: @unchecked Sendable {
-    /// The largest side of a rendered page, device pixels (PRODUCT.md §10).
+    /// The largest side of a rendered page, device pixels (docs/contract.md §10).
     public static let maxSide = 16384
-    /// The largest rendered page area, device pixels (PRODUCT.md §10).
+    /// The largest rendered page area, device pixels (docs/contract.md §10).
     public static let maxPixels = 100_000_000
 
     /// Renders of at most this many device pixels are previews: the renderer keeps their

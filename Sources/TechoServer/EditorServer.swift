@@ -91,6 +91,9 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
         allowedHosts = Set(["\(shown):\(port)", "localhost:\(port)", "127.0.0.1:\(port)", "[::1]:\(port)"])
     }
 
+    /// Whether the editor's page is served (false: the API only).
+    public var servesEditor: Bool { !files.isEmpty }
+
     /// The port it listens on.
     public var port: UInt16 { daemon?.port ?? 0 }
 

@@ -90,7 +90,7 @@ enum ServeCommand: TechoCommand {
             return s
         }
         io.out("\(server.url)\n")
-        if server.files.isEmpty {
+        if !server.servesEditor {
             io.err("techo serve: warning: the editor's files were not found (see 'techo serve --help'); serving the API only\n")
         }
         io.err("techo serve: serving \(journalArg.text) on \(server.url.components(separatedBy: "?")[0]); Ctrl+C stops\n")

@@ -1,10 +1,9 @@
 // The built-in templates come from the copy built into techo, and are self-contained: a
 // built-in template has no folder on disk for a decoration's file to be relative to.
 import Foundation
+import TechoEditing
 import TechoModel
 import Testing
-
-@testable import TechoCommands
 
 @Suite struct BuiltinTemplatesTests {
     @Test func builtInTemplatesAreFoundWithoutAFolderOnDisk() throws {

@@ -1,4 +1,4 @@
-// End to end: every product limit (PRODUCT.md §10) is refused with an error naming the file,
+// End to end: every product limit (docs/contract.md §10) is refused with an error naming the file,
 // JSON path or argument, a non-zero exit, quickly (before allocating), and nothing changes.
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-// Manifest decoding (PRODUCT.md §8, §8a): a whole journal described in one JSON file, with
+// Manifest decoding (docs/contract.md §8, §8a): a whole journal described in one JSON file, with
 // defaults, templates and transform sugar, decoded and validated completely before anything is
 // written. See docs/manifest.md.
 
@@ -71,7 +71,7 @@ public struct ManifestBuild {
     }
 }
 
-/// A template (PRODUCT.md §8a): a page recipe with named slots.
+/// A template (docs/contract.md §8a): a page recipe with named slots.
 public struct Template {
     /// Size, or nil to keep the page's. Default nil.
     public var size: PageSize?

@@ -1,4 +1,4 @@
-// Page backgrounds (PRODUCT.md §5): a colour, an image in a fill mode, and ruled paper.
+// Page backgrounds (docs/contract.md §5): a colour, an image in a fill mode, and ruled paper.
 
 /// A background image fill.
 public struct BackgroundImage: Hashable, Sendable {

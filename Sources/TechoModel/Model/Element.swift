@@ -1,4 +1,4 @@
-// Page elements (PRODUCT.md §1): common fields plus one of five kinds of content.
+// Page elements (docs/contract.md §1): common fields plus one of five kinds of content.
 
 import Foundation
 

@@ -1,4 +1,4 @@
-// The gesture operations of PRODUCT.md §3 and their effect on a Placement. Each updates the
+// The gesture operations of docs/contract.md §3 and their effect on a Placement. Each updates the
 // decomposed placement exactly as pre-multiplying the page-space matrix would (pan: translate;
 // pinch/rotate about p: T(-p)·op·T(p); flip: mirror in element space).
 

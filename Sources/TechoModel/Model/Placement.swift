@@ -79,7 +79,7 @@ public struct Placement: Hashable, Sendable {
     }
 }
 
-/// A gesture (PRODUCT.md §3) that would break a placement's guarantees, refused unapplied.
+/// A gesture (docs/contract.md §3) that would break a placement's guarantees, refused unapplied.
 public struct GestureError: Error, Equatable, CustomStringConvertible, Sendable {
     /// What was refused and why.
     public var message: String

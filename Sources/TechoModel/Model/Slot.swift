@@ -1,4 +1,4 @@
-// Template slots (PRODUCT.md §8a): named page rectangles a photo, image or text is placed into.
+// Template slots (docs/contract.md §8a): named page rectangles a photo, image or text is placed into.
 
 import Foundation
 

@@ -1,4 +1,4 @@
-// Ink strokes (PRODUCT.md §4): a tool, paint, geometry and line style.
+// Ink strokes (docs/contract.md §4): a tool, paint, geometry and line style.
 
 import Foundation
 

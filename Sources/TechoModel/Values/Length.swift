@@ -1,4 +1,4 @@
-// Lengths with units, converted to pixels through a page's dpi (PRODUCT.md §2).
+// Lengths with units, converted to pixels through a page's dpi (docs/contract.md §2).
 
 import Foundation
 

@@ -1,4 +1,4 @@
-// Named paper sizes and "WxH" page sizes (PRODUCT.md §2), resolved to pixels at a dpi.
+// Named paper sizes and "WxH" page sizes (docs/contract.md §2), resolved to pixels at a dpi.
 
 import Foundation
 
