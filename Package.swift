@@ -3,6 +3,9 @@
 //   manifest / CLI → TechoModel → storage;  TechoModel → TechoRender → TechoRaster → TechoCodecs → file.
 import PackageDescription
 
+/// The instrumented build `make fuzz` makes (see the end of this file).
+let fuzzBuild = Context.environment["TECHO_LIBFUZZER"] != nil
+
 let package = Package(
     name: "techo",
     platforms: [.macOS(.v13)],
@@ -34,7 +37,11 @@ let package = Package(
         // EmbedResources plugin runs techo-embed at build time to write them as Swift source.
         .executableTarget(name: "techo-embed", path: "Sources/techo-embed"),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["techo-embed"]),
-        .target(name: "TechoResources", exclude: ["Resources"], plugins: ["EmbedResources"]),
+        // The instrumented build `make fuzz` makes links every executable, this plugin's tool too,
+        // with libFuzzer's `main`, so there the resources are read from disk (TECHO_RESOURCES).
+        .target(
+            name: "TechoResources", exclude: ["Resources"],
+            swiftSettings: fuzzBuild ? [.define("TECHO_RESOURCES_ON_DISK")] : [], plugins: fuzzBuild ? [] : ["EmbedResources"]),
 
         .target(name: "TechoGeometry"),
         // The range of every numeric field, in one table the model, the text engine and every front end read.
@@ -97,6 +104,6 @@ let package = Package(
 
 // The libFuzzer entry points exist only in the instrumented build `make fuzz` makes: libFuzzer
 // supplies `main`, so an ordinary build could not link them.
-if Context.environment["TECHO_LIBFUZZER"] != nil {
+if fuzzBuild {
     package.targets.append(.executableTarget(name: "techo-libfuzzer", dependencies: ["TechoFuzzTargets", "TechoGeometry"]))
 }

@@ -5,7 +5,11 @@
 set -uo pipefail
 bin=$1 seeder=$2 out=$3 seconds=$4
 shift 4
-supp="$(cd "$(dirname "$0")/.." && pwd)/Fuzz/sanitizers/lsan.supp"
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+supp="$repo/Fuzz/sanitizers/lsan.supp"
+# The instrumented build carries no built-in resources (Package.swift): the templates and the
+# editor's files are read from the repository.
+export TECHO_RESOURCES="$repo/Resources"
 status=0
 for t in "$@"; do
     corpus="$out/corpus/$t" dict="$out/$t.dict" log="$out/$t.log"

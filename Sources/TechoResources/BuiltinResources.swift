@@ -44,3 +44,11 @@ public enum BuiltinResources {
     /// Path under `Resources/` → its position in `embedded`.
     static let index: [String: Int] = Dictionary(embedded.enumerated().map { ($0.element.path, $0.offset) }, uniquingKeysWith: { first, _ in first })
 }
+
+#if TECHO_RESOURCES_ON_DISK
+    extension BuiltinResources {
+        /// Nothing is built in: the instrumented fuzzing build cannot run the embedding tool, and
+        /// reads Resources/ from disk through `TECHO_RESOURCES` instead (scripts/fuzz.sh sets it).
+        static let embedded: [(path: String, base64: StaticString)] = []
+    }
+#endif
