@@ -17,81 +17,22 @@ import TechoServer
     import Glibc
 #endif
 
-/// A journal with a page holding a text, a picture, washi and ink, served on 127.0.0.1.
+/// The fuzz journal, served on 127.0.0.1.
 final class EditorFuzzJournal {
-    let pristine: URL
-    let live: URL
+    let journal: FuzzJournalFolder
     let server: EditorServer
     let token: String
-    /// The pristine journal's files by path relative to the journal, and their bytes.
-    let files: [String: [UInt8]]
 
     init(scratch: URL) throws {
-        let root = scratch.appendingPathComponent("editor")
-        try? FileManager.default.removeItem(at: root)
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        pristine = root.appendingPathComponent("pristine.techo")
-        live = root.appendingPathComponent("live.techo")
-        var pixels: [UInt8] = []
-        for i in 0..<(24 * 16) { pixels += [UInt8(i % 256), 90, 200, i % 7 == 0 ? 0 : 255] }
-        let png = try PNGEncoder.encode(Pixmap(width: 24, height: 16, straightRGBA: pixels), name: "sticker.png")
-        let sticker = root.appendingPathComponent("sticker.png")
-        try Data(png).write(to: sticker)
-        let j = pristine.path
-        for args in [
-            ["init", j, "--title", "Fuzz", "--size", "300x200", "--dpi", "100"],
-            ["add", "text", j, "p1", "Fuzz 京都", "--at", "60,40"],
-            ["add", "image", j, "p1", sticker.path, "--at", "150,100"],
-            ["add", "washi", j, "p1", "--from", "10,150", "--to", "200,160"],
-            ["draw", j, "p1", "--tool", "pencil", "--points", "20,20,0.5 80,60,1 120,30"],
-            ["page", "add", j],
-        ] {
-            var err = ""
-            let code = Techo.main(["techo"] + args, io: CommandIO(out: { _ in }, err: { err += $0 }))
-            guard code == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "techo \(args[0]): \(err)"]) }
-        }
-        files = try EditorFuzzJournal.read(pristine)
-        try FileManager.default.copyItem(at: pristine, to: live)
-        let editor = root.appendingPathComponent("editor-files")
+        journal = try FuzzJournalFolder(scratch: scratch, name: "editor")
+        let editor = journal.root.appendingPathComponent("editor-files")
         try FileManager.default.createDirectory(at: editor, withIntermediateDirectories: true)
         try Data("<!doctype html><title>editor</title>".utf8).write(to: editor.appendingPathComponent("index.html"))
-        var options = ServerOptions()
-        options.port = 0
-        options.editorFolder = editor
-        options.watchInterval = 3600
-        token = options.token
-        server = try EditorServer(journal: live, options: options)
+        (server, token) = try journal.serve(editorFolder: editor)
     }
 
-    /// Every regular file under `folder` but the lock, by relative path.
-    static func read(_ folder: URL) throws -> [String: [UInt8]] {
-        var out: [String: [UInt8]] = [:]
-        guard let e = FileManager.default.enumerator(atPath: folder.path) else { return out }
-        for case let rel as String in e where rel != ".lock" {
-            var isDir: ObjCBool = false
-            let path = folder.appendingPathComponent(rel).path
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else { continue }
-            out[rel] = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        }
-        return out
-    }
-
-    /// Puts the live journal's files back as the pristine ones are; returns the paths that differed.
-    func restore() -> [String] {
-        let now = (try? EditorFuzzJournal.read(live)) ?? [:]
-        var changed: [String] = []
-        for (rel, bytes) in now where files[rel] != bytes {
-            changed.append(rel)
-            try? FileManager.default.removeItem(at: live.appendingPathComponent(rel))
-        }
-        for (rel, bytes) in files where now[rel] != bytes {
-            if now[rel] == nil { changed.append(rel) }
-            let url = live.appendingPathComponent(rel)
-            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try? Data(bytes).write(to: url)
-        }
-        return changed.sorted()
-    }
+    /// Puts the live journal back; returns the paths that differed.
+    func restore() -> [String] { journal.restore() }
 }
 
 /// An input's bytes as the request the daemon would hand over: `METHOD TARGET`, header lines

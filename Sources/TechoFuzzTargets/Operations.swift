@@ -48,47 +48,19 @@ struct ChoiceReader {
 
 /// The journal the operations change, its pristine copy, and the front ends over it.
 final class OperationsJournal {
-    let root: URL
-    let pristine: URL
-    let live: URL
-    let files: [String: [UInt8]]
+    let journal: FuzzJournalFolder
     let server: EditorServer
     let token: String
-    let fontFile: URL
-    let sticker: URL
+    var root: URL { journal.root }
+    var live: URL { journal.live }
+    var sticker: URL { journal.sticker }
 
     init(scratch: URL) throws {
-        root = scratch.appendingPathComponent("operations")
-        try? FileManager.default.removeItem(at: root)
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        pristine = root.appendingPathComponent("pristine.techo")
-        live = root.appendingPathComponent("live.techo")
-        var pixels: [UInt8] = []
-        for i in 0..<(20 * 14) { pixels += [UInt8(i % 256), 120, 60, i % 5 == 0 ? 0 : 255] }
-        sticker = root.appendingPathComponent("sticker.png")
-        try Data(try PNGEncoder.encode(Pixmap(width: 20, height: 14, straightRGBA: pixels), name: "sticker.png")).write(to: sticker)
-        fontFile = root.appendingPathComponent("Mine.ttf")
-        try? FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: fontFile.path)
-        let j = pristine.path
-        for args in [
-            ["init", j, "--title", "Ops", "--size", "300x200", "--dpi", "100"],
-            ["add", "text", j, "p1", "Ops 京都", "--at", "60,40"],
-            ["add", "image", j, "p1", sticker.path, "--at", "150,100"],
-            ["add", "washi", j, "p1", "--from", "10,150", "--to", "200,160"],
-            ["draw", j, "p1", "--tool", "pencil", "--points", "20,20,0.5 80,60,1 120,30"],
-            ["page", "add", j],
-        ] {
-            let (code, err) = OperationsJournal.cli(args)
-            guard code == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "techo \(args[0]): \(err)"]) }
-        }
-        files = try EditorFuzzJournal.read(pristine)
-        try FileManager.default.copyItem(at: pristine, to: live)
-        var options = ServerOptions()
-        options.port = 0
-        options.editorFolder = nil
-        options.watchInterval = 3600
-        token = options.token
-        server = try EditorServer(journal: live, options: options)
+        journal = try FuzzJournalFolder(scratch: scratch, name: "operations")
+        // A font file beside the journal, for manifests that import one.
+        try? FileManager.default.copyItem(
+            atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: journal.root.appendingPathComponent("Mine.ttf").path)
+        (server, token) = try journal.serve(editorFolder: nil)
     }
 
     static func cli(_ args: [String], in folder: String? = nil) -> (Int32, String) {
@@ -98,15 +70,7 @@ final class OperationsJournal {
     }
 
     /// Puts the live journal back as the pristine one is.
-    func restore() {
-        let now = (try? EditorFuzzJournal.read(live)) ?? [:]
-        for (rel, bytes) in now where files[rel] != bytes { try? FileManager.default.removeItem(at: live.appendingPathComponent(rel)) }
-        for (rel, bytes) in files where now[rel] != bytes {
-            let url = live.appendingPathComponent(rel)
-            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try? Data(bytes).write(to: url)
-        }
-    }
+    func restore() { _ = journal.restore() }
 
     /// Every page renders and `check` passes; else what failed.
     func problem() -> String? {
@@ -269,13 +233,13 @@ extension Targets {
                 var outcome: [String] = []
                 var done: [String] = []
                 for _ in 0..<6 where !r.isDone {
-                    let before = (try? EditorFuzzJournal.read(j.live)) ?? [:]
+                    let before = (try? FuzzJournalFolder.read(j.live)) ?? [:]
                     let (what, accepted) = operation(&r, j)
                     done.append(what)
                     if accepted {
                         if let p = j.problem() { fatalError("accepted, then \(p)\nafter: \(done.joined(separator: "\n  then "))") }
                     } else {
-                        let after = (try? EditorFuzzJournal.read(j.live)) ?? [:]
+                        let after = (try? FuzzJournalFolder.read(j.live)) ?? [:]
                         let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
                         if !changed.isEmpty {
                             fatalError("refused, but changed \(changed.joined(separator: ", "))\nafter: \(done.joined(separator: "\n  then "))")
