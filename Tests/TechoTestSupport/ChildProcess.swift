@@ -14,10 +14,12 @@ public struct ChildResult: Sendable {
 public enum ChildProcess {
     /// Runs `executable` with `args` in `folder`, stdin closed, and waits for it to exit. Both
     /// pipes are read to their ends at once, so a chatty child never blocks on a full pipe.
-    public static func run(_ executable: URL, _ args: [String], in folder: URL) throws -> ChildResult {
+    /// `environment` is added to ours.
+    public static func run(_ executable: URL, _ args: [String], in folder: URL, environment: [String: String] = [:]) throws -> ChildResult {
         let p = Process()
         p.executableURL = executable
         p.arguments = args
+        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         p.currentDirectoryURL = folder
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
