@@ -6,7 +6,8 @@
 // what ldd prints) and its own time (LD_DEBUG=statistics, in TSC cycles, converted with the
 // clock /proc/cpuinfo reports, so approximate).
 //
-// Files go to bench-out/startup/ in the current folder.
+// TECHO_BENCH_STARTUP_COMPARE=/path/to/another/techo adds that binary's --version and --help to
+// the alternation (a build from before a change, say). Files go to bench-out/startup/.
 import Foundation
 
 func startupBench() {
@@ -21,6 +22,9 @@ func startupBench() {
     try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
 
     var commands: [(String, [String])] = [("techo --version", [techo, "--version"]), ("techo --help", [techo, "--help"])]
+    if let other = ProcessInfo.processInfo.environment["TECHO_BENCH_STARTUP_COMPARE"], !other.isEmpty {
+        commands += [("compared techo --version", [other, "--version"]), ("compared techo --help", [other, "--help"])]
+    }
     if let baseline = buildBaseline(in: dir) {
         commands.append(("Foundation-only Swift program", [baseline]))
     } else {
@@ -45,7 +49,10 @@ func startupBench() {
                 command.0.padding(toLength: 31, withPad: " ", startingAt: 0), startupMedian(wall), wall.count, wall.min() ?? 0,
                 wall.max() ?? 0, startupMedian(cpu), results[k].map(\.maxRSS).max() ?? 0))
     }
-    loaderFigures(techo, in: dir)
+    loaderFigures(techo, label: "techo", in: dir)
+    if let other = ProcessInfo.processInfo.environment["TECHO_BENCH_STARTUP_COMPARE"], !other.isEmpty {
+        loaderFigures(other, label: "compared techo", in: dir)
+    }
 }
 
 /// The median of `v` (the mean of the middle two for an even count).
@@ -72,19 +79,19 @@ private func stderrOf(_ argv: [String], env: [String: String]) -> String {
 }
 
 /// The shared objects `techo --version` maps, and the loader's own time from its statistics.
-private func loaderFigures(_ techo: String, in dir: String) {
+private func loaderFigures(_ techo: String, label: String, in dir: String) {
     // With LD_TRACE_LOADED_OBJECTS the loader lists the objects (as ldd does) and stops; the
     // list goes to stdout, so it is captured through a file.
-    let list = dir + "/loaded-objects.txt"
+    let list = dir + "/loaded-objects-\(label.replacingOccurrences(of: " ", with: "-")).txt"
     let trace = Process()
     trace.executableURL = URL(fileURLWithPath: techo)
     trace.arguments = ["--version"]
     trace.environment = ProcessInfo.processInfo.environment.merging(["LD_TRACE_LOADED_OBJECTS": "1"]) { $1 }
-    FileManager.default.createFile(atPath: list, contents: nil)
+    _ = FileManager.default.createFile(atPath: list, contents: nil)
     trace.standardOutput = FileHandle(forWritingAtPath: list)
     if (try? trace.run()) != nil { trace.waitUntilExit() }
     let objects = ((try? String(contentsOfFile: list, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains("=>") }
-    print("  techo --version maps \(objects.count) shared libraries (the list: \(list))")
+    print("  \(label) --version maps \(objects.count) shared libraries (the list: \(list))")
 
     let mhz =
         ((try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? "").split(separator: "\n")
@@ -109,7 +116,7 @@ private func loaderFigures(_ techo: String, in dir: String) {
     let ms = { (c: Double) -> String in mhz.map { String(format: "%.1f ms", c / ($0 * 1000)) } ?? "?" }
     print(
         String(
-            format: "  dynamic loader, techo --version (median of %d): %.1f Mcycles (~%@ at %.0f MHz): relocation %.1f Mcycles, loading objects %.1f Mcycles",
-            totals.count, startupMedian(totals) / 1e6, ms(startupMedian(totals)), mhz ?? 0, startupMedian(relocations) / 1e6,
+            format: "  dynamic loader, %@ --version (median of %d): %.1f Mcycles (~%@ at %.0f MHz): relocation %.1f Mcycles, loading objects %.1f Mcycles",
+            label, totals.count, startupMedian(totals) / 1e6, ms(startupMedian(totals)), mhz ?? 0, startupMedian(relocations) / 1e6,
             startupMedian(loading) / 1e6))
 }
