@@ -190,7 +190,8 @@ def write_trampolines():
             "#include \"lazy_internal.h\"",
         ]
         out += [f"#include <{h}>" for h in headers]
-        out += ["", "#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"", ""]
+        # Elsewhere than Linux the libraries stay linked (lazy.c), so no trampoline is compiled.
+        out += ["", "#if defined(__linux__)", "#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"", ""]
         for name in names:
             if name in HANDWRITTEN:
                 continue
@@ -215,6 +216,7 @@ def write_trampolines():
                 "}",
                 "",
             ]
+        out += ["#endif", ""]
         with open(os.path.join(TARGET, f"trampolines_{key}.c"), "w") as fh:
             fh.write("\n".join(out))
         print(f"trampolines_{key}.c: {len([n for n in names if n not in HANDWRITTEN])} functions")

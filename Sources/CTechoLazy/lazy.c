@@ -3,6 +3,7 @@
 #define _GNU_SOURCE /* for PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP */
 #include "lazy_internal.h"
 
+#if defined(__linux__)
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -89,7 +90,6 @@ void *techo_lazy_symbol(techo_lazy_library lib, const char *name) {
     return fn;
 }
 
-#if defined(__linux__)
 /* The link keeps the libraries' -l flags (SwiftPM adds `pkg-config --libs` for every system
  * library target, and there is no way to take only the headers), but since every function techo
  * calls is defined here, nothing references the libraries themselves, and with --as-needed the
@@ -98,4 +98,17 @@ void *techo_lazy_symbol(techo_lazy_library lib, const char *name) {
  * `link` in a module map becomes, read from this section by swift-autolink-extract) come
  * before. So the flag is one such entry. */
 __attribute__((used, section(".swift1_autolink_entries"))) static const char techo_lazy_link_as_needed[] = "-Wl,--as-needed";
+
+#else
+/* Elsewhere the libraries are linked as before: the autolink entry above is ELF-only, so nothing
+ * drops pkg-config's -l flags, and no trampoline is compiled. */
+#include <stdio.h>
+
+int techo_lazy_available(techo_lazy_library lib, char *msg, size_t msg_cap) {
+    if ((unsigned)lib < TECHO_LAZY_COUNT) return 1;
+    if (msg && msg_cap) snprintf(msg, msg_cap, "no lazily loaded library %d", (int)lib);
+    return 0;
+}
+
+int techo_lazy_is_loaded(techo_lazy_library lib) { return (unsigned)lib < TECHO_LAZY_COUNT; }
 #endif

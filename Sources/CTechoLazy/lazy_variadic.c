@@ -9,6 +9,8 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
+#if defined(__linux__)
+
 /* libmicrohttpd's own va_list form takes the option list as it is. */
 struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port, MHD_AcceptPolicyCallback apc, void *apc_cls,
                                     MHD_AccessHandlerCallback dh, void *dh_cls, ...) {
@@ -28,3 +30,4 @@ const union MHD_DaemonInfo *MHD_get_daemon_info(struct MHD_Daemon *daemon, enum 
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_MICROHTTPD, "MHD_get_daemon_info");
     return fn(daemon, info_type);
 }
+#endif

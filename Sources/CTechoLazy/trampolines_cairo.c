@@ -4,6 +4,7 @@
 #include "lazy_internal.h"
 #include <cairo.h>
 
+#if defined(__linux__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 cairo_t *cairo_create(cairo_surface_t *a0) {
@@ -65,3 +66,5 @@ cairo_status_t cairo_surface_status(cairo_surface_t *a0) {
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_surface_status");
     return fn(a0);
 }
+
+#endif

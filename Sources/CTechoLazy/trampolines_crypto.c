@@ -4,6 +4,7 @@
 #include "lazy_internal.h"
 #include <openssl/evp.h>
 
+#if defined(__linux__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 int EVP_DigestFinal_ex(EVP_MD_CTX *a0, unsigned char *a1, unsigned int *a2) {
@@ -41,3 +42,5 @@ const EVP_MD *EVP_sha256(void) {
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CRYPTO, "EVP_sha256");
     return fn();
 }
+
+#endif

@@ -4,6 +4,7 @@
 #include "lazy_internal.h"
 #include <libdeflate.h>
 
+#if defined(__linux__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 uint32_t libdeflate_adler32(uint32_t a0, const void *a1, size_t a2) {
@@ -41,3 +42,5 @@ void libdeflate_free_compressor(struct libdeflate_compressor *a0) {
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_DEFLATE, "libdeflate_free_compressor");
     fn(a0);
 }
+
+#endif

@@ -4,6 +4,7 @@
 #include "lazy_internal.h"
 #include <fontconfig/fontconfig.h>
 
+#if defined(__linux__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 FcCharSet *FcCharSetCopy(FcCharSet *a0) {
@@ -173,3 +174,5 @@ double FcWeightFromOpenTypeDouble(double a0) {
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_FONTCONFIG, "FcWeightFromOpenTypeDouble");
     return fn(a0);
 }
+
+#endif

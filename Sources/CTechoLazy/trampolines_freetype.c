@@ -8,6 +8,7 @@
 #include <freetype/ftglyph.h>
 #include <freetype/tttables.h>
 
+#if defined(__linux__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 FT_Error FT_Done_Face(FT_Face a0) {
@@ -63,3 +64,5 @@ FT_Error FT_Select_Size(FT_Face a0, FT_Int a1) {
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_FREETYPE, "FT_Select_Size");
     return fn(a0, a1);
 }
+
+#endif

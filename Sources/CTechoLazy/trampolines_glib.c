@@ -4,6 +4,7 @@
 #include "lazy_internal.h"
 #include <glib.h>
 
+#if defined(__linux__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 void g_error_free(GError *a0) {
@@ -11,3 +12,5 @@ void g_error_free(GError *a0) {
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_GLIB, "g_error_free");
     fn(a0);
 }
+
+#endif

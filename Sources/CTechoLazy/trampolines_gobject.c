@@ -4,6 +4,7 @@
 #include "lazy_internal.h"
 #include <glib-object.h>
 
+#if defined(__linux__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 void g_object_unref(gpointer a0) {
@@ -11,3 +12,5 @@ void g_object_unref(gpointer a0) {
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_GOBJECT, "g_object_unref");
     fn(a0);
 }
+
+#endif

@@ -6,6 +6,7 @@
 #include <hb-ft.h>
 #include <hb-ot.h>
 
+#if defined(__linux__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 void hb_buffer_add_codepoints(hb_buffer_t *a0, const hb_codepoint_t *a1, int a2, unsigned int a3, int a4) {
@@ -133,3 +134,5 @@ hb_script_t hb_unicode_script(hb_unicode_funcs_t *a0, hb_codepoint_t a1) {
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HARFBUZZ, "hb_unicode_script");
     return fn(a0, a1);
 }
+
+#endif

@@ -4,6 +4,7 @@
 #include "lazy_internal.h"
 #include <libheif/heif.h>
 
+#if defined(__linux__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 struct heif_error heif_context_add_exif_metadata(struct heif_context *a0, const struct heif_image_handle *a1, const void *a2, int a3) {
@@ -215,3 +216,5 @@ void heif_image_release(const struct heif_image *a0) {
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HEIF, "heif_image_release");
     fn(a0);
 }
+
+#endif

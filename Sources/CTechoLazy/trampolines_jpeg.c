@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <jpeglib.h>
 
+#if defined(__linux__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 void jpeg_CreateCompress(j_compress_ptr a0, int a1, size_t a2) {
@@ -108,3 +109,5 @@ JDIMENSION jpeg_write_scanlines(j_compress_ptr a0, JSAMPARRAY a1, JDIMENSION a2)
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_JPEG, "jpeg_write_scanlines");
     return fn(a0, a1, a2);
 }
+
+#endif

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
+#if defined(__linux__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 enum MHD_Result MHD_add_response_header(struct MHD_Response *a0, const char *a1, const char *a2) {
@@ -56,3 +57,5 @@ void MHD_stop_daemon(struct MHD_Daemon *a0) {
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_MICROHTTPD, "MHD_stop_daemon");
     fn(a0);
 }
+
+#endif

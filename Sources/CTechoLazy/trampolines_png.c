@@ -4,6 +4,7 @@
 #include "lazy_internal.h"
 #include <png.h>
 
+#if defined(__linux__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 png_infop png_create_info_struct(png_const_structrp a0) {
@@ -228,3 +229,5 @@ void png_write_row(png_structrp a0, png_const_bytep a1) {
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_PNG, "png_write_row");
     fn(a0, a1);
 }
+
+#endif

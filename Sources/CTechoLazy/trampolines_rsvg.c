@@ -4,6 +4,7 @@
 #include "lazy_internal.h"
 #include <librsvg/rsvg.h>
 
+#if defined(__linux__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 void rsvg_handle_get_intrinsic_dimensions(RsvgHandle *a0, gboolean *a1, RsvgLength *a2, gboolean *a3, RsvgLength *a4, gboolean *a5, RsvgRectangle *a6) {
@@ -35,3 +36,5 @@ void rsvg_handle_set_dpi(RsvgHandle *a0, double a1) {
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_RSVG, "rsvg_handle_set_dpi");
     fn(a0, a1);
 }
+
+#endif

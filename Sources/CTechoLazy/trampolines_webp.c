@@ -5,6 +5,7 @@
 #include <webp/decode.h>
 #include <webp/encode.h>
 
+#if defined(__linux__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 VP8StatusCode WebPDecode(const uint8_t *a0, size_t a1, WebPDecoderConfig *a2) {
@@ -42,3 +43,5 @@ int WebPInitDecoderConfigInternal(WebPDecoderConfig *a0, int a1) {
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_WEBP, "WebPInitDecoderConfigInternal");
     return fn(a0, a1);
 }
+
+#endif

@@ -4,6 +4,7 @@
 #include "lazy_internal.h"
 #include <webp/demux.h>
 
+#if defined(__linux__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 void WebPDemuxDelete(WebPDemuxer *a0) {
@@ -35,3 +36,5 @@ void WebPDemuxReleaseIterator(WebPIterator *a0) {
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_WEBPDEMUX, "WebPDemuxReleaseIterator");
     fn(a0);
 }
+
+#endif

@@ -15,6 +15,9 @@
  * Callers ask techo_lazy_available first and throw a typed error; a trampoline that still
  * cannot find its library or function stops the process with a message naming the library
  * and the Debian package.
+ *
+ * All this is for Linux (ELF, glibc's loader, Debian sonames). Elsewhere no trampoline is
+ * compiled, the libraries are linked as usual, and techo_lazy_available says 1.
  */
 #include <stddef.h>
 
