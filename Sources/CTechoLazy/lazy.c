@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
     const char *soname;
@@ -39,17 +40,24 @@ static library libraries[TECHO_LAZY_COUNT] = {
 /* Recursive, because a library's constructors may call into another lazy library. */
 static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
+/* TECHO_LAZY_REFUSE=SONAME makes that library fail to open, as on an install that lacks it, so
+ * the tests can check what a user would then see (StartupTests). */
+static int refused(const char *soname) {
+    const char *r = getenv("TECHO_LAZY_REFUSE");
+    return r && strcmp(r, soname) == 0;
+}
+
 static void *open_library(techo_lazy_library lib) {
     library *l = &libraries[lib];
     void *h = __atomic_load_n(&l->handle, __ATOMIC_ACQUIRE);
     if (h) return h;
     pthread_mutex_lock(&lock);
     if (!l->handle && !l->failed) {
-        h = dlopen(l->soname, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+        h = refused(l->soname) ? NULL : dlopen(l->soname, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
         if (h) {
             __atomic_store_n(&l->handle, h, __ATOMIC_RELEASE);
         } else {
-            const char *why = dlerror();
+            const char *why = refused(l->soname) ? "refused (TECHO_LAZY_REFUSE)" : dlerror();
             snprintf(l->error, sizeof l->error,
                      "cannot load %s (Debian package %s; scripts/setup-deps.sh installs it, so the install is broken): %s",
                      l->soname, l->package, why ? why : "unknown error");
@@ -75,17 +83,26 @@ int techo_lazy_is_loaded(techo_lazy_library lib) {
     return (unsigned)lib < TECHO_LAZY_COUNT && __atomic_load_n(&libraries[lib].handle, __ATOMIC_ACQUIRE) != NULL;
 }
 
+/* Ends the process with exit status 1 (techo's "the command failed"). Not abort(): the crash
+ * report that would follow buries the one line that says what to install. _exit, because other
+ * threads are running and this is no orderly exit; it is as if the command were killed, which
+ * every journal change survives (docs/limits.md). */
+static _Noreturn void stop(void) {
+    fflush(stderr);
+    _exit(1);
+}
+
 void *techo_lazy_symbol(techo_lazy_library lib, const char *name) {
     void *h = open_library(lib);
     if (!h) {
         fprintf(stderr, "techo: %s (needed for %s)\n", libraries[lib].error, name);
-        abort();
+        stop();
     }
     void *fn = dlsym(h, name);
     if (!fn) {
         fprintf(stderr, "techo: %s has no function %s (Debian package %s is older or newer than techo was built for)\n",
                 libraries[lib].soname, name, libraries[lib].package);
-        abort();
+        stop();
     }
     return fn;
 }

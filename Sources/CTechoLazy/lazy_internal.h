@@ -4,8 +4,8 @@
 #include "techo_lazy.h"
 
 /* The address of `name` in `lib`, opening `lib` first; on failure prints which library,
- * package and function is missing and aborts (a trampoline cannot return an error the
- * library's API does not have). */
+ * package and function is missing and ends the process with status 1 (a trampoline cannot
+ * return an error the library's API does not have). */
 void *techo_lazy_symbol(techo_lazy_library lib, const char *name);
 
 /* Loads the cached pointer `fn`, resolving it on the first call. Two threads resolving at

@@ -60,4 +60,23 @@ import Testing
         }
         #expect(!Self.loaded("libmicrohttpd.so", in: objects), "the export opened the server's library")
     }
+
+    /// A library that cannot be opened is a broken install: the command fails with an error that
+    /// names the library and its Debian package, and does not crash.
+    @Test func aMissingLibraryIsAnErrorNamingItsPackage() throws {
+        let ws = try Workspace()
+        try Fixtures.data("../TechoCodecsTests/Fixtures/devices/quad-alpha-lossless.webp").write(to: ws.url("cat.webp"))
+        #expect(try ws.run("init", "j.techo", "--size", "200x200").code == 0)
+        let r = try ws.run(["add", "image", "j.techo", "p1", "cat.webp"], environment: ["TECHO_LAZY_REFUSE": "libwebp.so.7"])
+        #expect(r.code == 65, "\(r.code): \(r.err)")
+        #expect(r.err.contains("cat.webp") && r.err.contains("libwebp.so.7") && r.err.contains("libwebp7"), "\(r.err)")
+        // Nothing was added: with the library back, the sticker is the page's first image.
+        let ok = try ws.run("add", "image", "j.techo", "p1", "cat.webp")
+        #expect(ok.code == 0, "\(ok.err)")
+        #expect(ok.out.trimmingCharacters(in: .whitespacesAndNewlines) == "image-1")
+        // A library no decoder asks about first (text): exit status 1 and the same message, no crash.
+        let text = try ws.run(["add", "text", "j.techo", "p1", "hello"], environment: ["TECHO_LAZY_REFUSE": "libfreetype.so.6"])
+        #expect(text.code == 1, "\(text.code): \(text.err)")
+        #expect(text.err.contains("libfreetype.so.6") && text.err.contains("libfreetype6"), "\(text.err)")
+    }
 }

@@ -13,8 +13,8 @@
  *
  * A library that cannot be opened is a broken install (scripts/setup-deps.sh installs them).
  * Callers ask techo_lazy_available first and throw a typed error; a trampoline that still
- * cannot find its library or function stops the process with a message naming the library
- * and the Debian package.
+ * cannot find its library or function ends the process (status 1) with a message naming the
+ * library and the Debian package.
  *
  * All this is for Linux (ELF, glibc's loader, Debian sonames). Elsewhere no trampoline is
  * compiled, the libraries are linked as usual, and techo_lazy_available says 1.
