@@ -30,8 +30,17 @@ let package = Package(
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         .systemLibrary(name: "CLibMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
+        // Every library above is opened on first use, not at start-up (docs/decisions/startup.md): CTechoLazy
+        // defines each function techo calls with the library's own prototype. The targets above give the
+        // headers; nothing references the libraries themselves, so the linker drops what pkg-config adds (lazy.c).
+        .target(
+            name: "CTechoLazy",
+            dependencies: [
+                "CRsvg", "CLibHeif", "CLibWebP", "CLibMicroHTTPD", "CFreeType", "CHarfBuzz", "CFontconfig", "CLibCrypto", "CLibPNG", "CLibJPEG",
+                "CLibDeflate",
+            ], exclude: ["symbols"]),
         // The only C we write: whole libpng / libjpeg sessions, so setjmp/longjmp never crosses Swift.
-        .target(name: "CTechoShims", dependencies: ["CLibPNG", "CLibJPEG"]),
+        .target(name: "CTechoShims", dependencies: ["CLibPNG", "CLibJPEG", "CTechoLazy"]),
 
         // The files of Resources/ that techo carries in its binary (docs/decisions/install.md): the
         // EmbedResources plugin runs techo-embed at build time to write them as Swift source.
@@ -47,9 +56,9 @@ let package = Package(
         // The range of every numeric field, in one table the model, the text engine and every front end read.
         .target(name: "TechoRules"),
         .target(name: "TechoRaster", dependencies: ["TechoGeometry"]),
-        .target(name: "TechoCodecs", dependencies: ["TechoRaster", "CTechoShims", "CLibDeflate", "CLibHeif", "CLibWebP", "CRsvg"]),
-        .target(name: "TechoText", dependencies: ["TechoGeometry", "TechoRaster", "TechoRules", "CFreeType", "CHarfBuzz", "CFontconfig"]),
-        .target(name: "TechoModel", dependencies: ["TechoGeometry", "TechoRules", "CLibCrypto"]),
+        .target(name: "TechoCodecs", dependencies: ["TechoRaster", "CTechoShims", "CTechoLazy", "CLibDeflate", "CLibHeif", "CLibWebP", "CRsvg"]),
+        .target(name: "TechoText", dependencies: ["TechoGeometry", "TechoRaster", "TechoRules", "CFreeType", "CHarfBuzz", "CFontconfig", "CTechoLazy"]),
+        .target(name: "TechoModel", dependencies: ["TechoGeometry", "TechoRules", "CLibCrypto", "CTechoLazy"]),
         .target(name: "TechoRender", dependencies: ["TechoModel", "TechoGeometry", "TechoRaster", "TechoCodecs", "TechoText"]),
         // Whole pages as the files export writes: PNG, JPEG, PDF.
         .target(name: "TechoExport", dependencies: ["TechoModel", "TechoRender", "TechoCodecs", "TechoRaster"]),
@@ -62,12 +71,14 @@ let package = Package(
         .target(
             name: "TechoServer",
             dependencies: [
-                "CLibMicroHTTPD", "TechoEditing", "TechoExport", "TechoModel", "TechoRender", "TechoCodecs", "TechoGeometry", "TechoText", "TechoResources",
+                "CLibMicroHTTPD", "CTechoLazy", "TechoEditing", "TechoExport", "TechoModel", "TechoRender", "TechoCodecs", "TechoGeometry",
+                "TechoText", "TechoResources",
             ]),
         // The executable wires `serve` (the server) into the CLI.
         .executableTarget(name: "techo", dependencies: ["TechoCommands", "TechoServer", "TechoEditing", "TechoModel"]),
         .target(name: "Techo", dependencies: ["TechoGeometry", "TechoModel", "TechoRender", "TechoCodecs", "TechoRaster", "TechoEditing", "TechoExport"]),
-        .executableTarget(name: "techo-assets", dependencies: ["TechoCodecs", "TechoRaster", "CLibHeif", "CLibWebP"], path: "Sources/techo-assets"),
+        .executableTarget(
+            name: "techo-assets", dependencies: ["TechoCodecs", "TechoRaster", "CLibHeif", "CLibWebP", "CTechoLazy"], path: "Sources/techo-assets"),
         // Seeded mutation fuzzers for the decoders and text layout (make fuzz, docs/fuzzing.md).
         .target(
             name: "TechoFuzzTargets",

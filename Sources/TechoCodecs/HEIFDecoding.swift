@@ -9,6 +9,7 @@
 // decoded, and libheif's own limit is set too, so a grid or a tile cannot run past it either. libheif 1.15 has no reduced-size decode: the image cache reduces once and keeps the
 // reduced copy (ImageCache).
 import CLibHeif
+import CTechoLazy
 
 enum HEIFDecoding {
     /// Size and alpha of the primary image, after its transformations, checked against `limits`.
@@ -75,6 +76,7 @@ enum HEIFDecoding {
         _ body: (OpaquePointer, ImageInfo) throws -> R
     ) throws -> R {
         try HEIFReferenceCheck.check(bytes, format: format, file: file)
+        try LazyLibraries.require([TECHO_LAZY_HEIF], file: file, format: format)
         guard let context = heif_context_alloc() else {
             throw ImageError(file: file, format: format, reason: .corrupt("out of memory"))
         }

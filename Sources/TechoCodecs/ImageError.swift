@@ -23,6 +23,9 @@ public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
         case unsupported(String)
         /// Encoding failed (the library's message).
         case encodeFailed(String)
+        /// The C library for the format cannot be opened: a broken install (the message names
+        /// the library and its Debian package).
+        case libraryMissing(String)
     }
 
     /// The file (or name) the error is about, as the caller gave it.
@@ -58,6 +61,8 @@ public struct ImageError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(file): unsupported \(kind)file: \(why)"
         case .encodeFailed(let why):
             return "\(file): cannot encode \(kind)image: \(why)"
+        case .libraryMissing(let why):
+            return "\(file): cannot decode \(kind)image: \(why)"
         }
     }
 }

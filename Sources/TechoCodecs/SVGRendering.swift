@@ -16,6 +16,7 @@
 // `<text>` is drawn with the system's fonts through Pango and fontconfig, as any other text in
 // techo; an SVG cannot load a font file of its own (librsvg has no `@font-face`).
 import CRsvg
+import CTechoLazy
 import Foundation
 import TechoRaster
 
@@ -94,6 +95,7 @@ public enum SVGRendering {
         _ bytes: [UInt8], file: String, limits: ImageLimits,
         _ body: (UnsafeMutablePointer<RsvgHandle>, ImageInfo) throws -> R
     ) throws -> R {
+        try LazyLibraries.require([TECHO_LAZY_RSVG, TECHO_LAZY_CAIRO, TECHO_LAZY_GOBJECT, TECHO_LAZY_GLIB], file: file, format: .svg)
         guard bytes.count <= maxFileBytes else {
             throw ImageError(file: file, format: .svg, reason: .fileTooLarge(bytes: bytes.count, limit: maxFileBytes))
         }

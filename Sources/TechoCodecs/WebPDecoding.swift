@@ -7,10 +7,12 @@
 // EXIF orientation in a WebP is ignored, as browsers and Android ignore it: WebP pixels are
 // stored upright.
 import CLibWebP
+import CTechoLazy
 
 enum WebPDecoding {
     /// Size, alpha and animation from the header, checked against `limits`.
     static func info(_ bytes: [UInt8], file: String, limits: ImageLimits) throws -> (ImageInfo, animated: Bool) {
+        try LazyLibraries.require([TECHO_LAZY_WEBP], file: file, format: .webp)
         var features = WebPBitstreamFeatures()
         let status = bytes.withUnsafeBufferPointer { WebPGetFeatures($0.baseAddress, $0.count, &features) }
         try WebPStatus.check(status, file: file, during: "reading the header")
@@ -88,7 +90,8 @@ enum WebPDecoding {
         _ bytes: [UInt8], info: ImageInfo, file: String,
         limits: ImageLimits
     ) throws -> (RGBAImage, ImageInfo, Int) {
-        try bytes.withUnsafeBufferPointer { src in
+        try LazyLibraries.require([TECHO_LAZY_WEBPDEMUX], file: file, format: .webp)
+        return try bytes.withUnsafeBufferPointer { src in
             var data = WebPData(bytes: src.baseAddress, size: src.count)
             guard let demux = WebPDemux(&data) else {
                 throw ImageError(file: file, format: .webp, reason: .corrupt("the animation's chunks cannot be read"))

@@ -1,5 +1,6 @@
 // The benchmark sections, in the order they print. Each area adds its function here.
 let benchSections: [(String, () -> Void)] = [
+    ("startup", startupBench),
     ("codecs", codecBench),
     ("raster", rasterBench),
     ("text", textBench),

@@ -26,7 +26,9 @@ final class Workspace {
     @discardableResult
     func run(_ args: String...) throws -> RunResult { try run(args) }
 
-    func run(_ args: [String]) throws -> RunResult { try ChildProcess.run(Workspace.binary, args, in: dir) }
+    func run(_ args: [String], environment: [String: String] = [:]) throws -> RunResult {
+        try ChildProcess.run(Workspace.binary, args, in: dir, adding: environment)
+    }
 
     func url(_ relative: String) -> URL { dir.appendingPathComponent(relative) }
     func bytes(_ relative: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: url(relative))) }

@@ -14,13 +14,18 @@ public struct ChildResult: Sendable {
 public enum ChildProcess {
     /// Runs `executable` with `args` in `folder`, stdin closed, and waits for it to exit. Both
     /// pipes are read to their ends at once, so a chatty child never blocks on a full pipe.
-    /// `environment`: the child's whole environment; nil (the default) passes on this process's.
-    public static func run(_ executable: URL, _ args: [String], in folder: URL, environment: [String: String]? = nil) throws -> ChildResult {
+    /// `environment`: the child's whole environment (nil, the default: this process's);
+    /// `adding`: variables set on top of it.
+    public static func run(
+        _ executable: URL, _ args: [String], in folder: URL, environment: [String: String]? = nil, adding: [String: String] = [:]
+    ) throws -> ChildResult {
         let p = Process()
         p.executableURL = executable
         p.arguments = args
         p.currentDirectoryURL = folder
-        if let environment { p.environment = environment }
+        if environment != nil || !adding.isEmpty {
+            p.environment = (environment ?? ProcessInfo.processInfo.environment).merging(adding) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err

@@ -6,7 +6,9 @@
 // disconnects mid-upload leaves nothing behind. C calls back into Swift through @convention(c)
 // closures that get this object back from an Unmanaged context pointer.
 import CLibMicroHTTPD
+import CTechoLazy
 import Foundation
+import TechoCodecs
 
 #if canImport(Glibc)
     import Glibc
@@ -49,6 +51,7 @@ public final class HTTPDaemon: @unchecked Sendable {
     /// Starts listening on `host` (an IPv4 or IPv6 literal) and `port` (0: any free port).
     public init(host: String, port: UInt16, limits: Limits = Limits(), handler: HTTPHandler) throws {
         self.handler = handler
+        if let why = LazyLibraries.missing([TECHO_LAZY_MICROHTTPD]) { throw ServerStartError(description: why) }
         var flags = UInt32(
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
                 | MHD_USE_ITC.rawValue | MHD_USE_POLL.rawValue)

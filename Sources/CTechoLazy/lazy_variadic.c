@@ -1,0 +1,33 @@
+/* The variadic functions of the lazy libraries techo calls, written by hand: a generated
+ * trampoline cannot pass "..." on, so each goes to the library's va_list form or takes only
+ * the arguments techo passes. */
+#include "lazy_internal.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+#if defined(__linux__)
+
+/* libmicrohttpd's own va_list form takes the option list as it is. */
+struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port, MHD_AcceptPolicyCallback apc, void *apc_cls,
+                                    MHD_AccessHandlerCallback dh, void *dh_cls, ...) {
+    static __typeof__(&MHD_start_daemon_va) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_MICROHTTPD, "MHD_start_daemon_va");
+    va_list ap;
+    va_start(ap, dh_cls);
+    struct MHD_Daemon *daemon = fn(flags, port, apc, apc_cls, dh, dh_cls, ap);
+    va_end(ap);
+    return daemon;
+}
+
+/* No info type of this libmicrohttpd reads arguments after info_type (the "..." is reserved),
+ * so none are passed on. */
+const union MHD_DaemonInfo *MHD_get_daemon_info(struct MHD_Daemon *daemon, enum MHD_DaemonInfoType info_type, ...) {
+    static __typeof__(&MHD_get_daemon_info) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_MICROHTTPD, "MHD_get_daemon_info");
+    return fn(daemon, info_type);
+}
+#endif
