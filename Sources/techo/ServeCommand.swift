@@ -1,7 +1,6 @@
 // techo serve: the live editor for one journal, in a browser (docs/contract.md §11). The
 // command's arguments are the CLI's business and the server's work the server's; this file,
 // in the executable, is where the two meet, so neither imports the other.
-import Dispatch
 import Foundation
 import TechoCommands
 import TechoEditing
@@ -59,14 +58,19 @@ enum ServeCommand: TechoCommand {
         }
         let err = io.err
         options.log = { line in err("techo serve: \(line)\n") }
-        // A parent may have started us with these signals blocked (a test runner's worker thread,
-        // whose mask a child inherits): unblock them, or stopping would never be asked for.
-        // Done before any thread starts, so every thread inherits the unblocked mask.
-        var wanted = sigset_t()
-        sigemptyset(&wanted)
-        sigaddset(&wanted, SIGINT)
-        sigaddset(&wanted, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
+        // SIGINT and SIGTERM are blocked in every thread (this runs before any thread starts, so
+        // each inherits the mask) and taken with sigwait on this thread: a signal that comes at
+        // any moment after this line stays pending until it is taken, so none is lost. (A dispatch
+        // signal source, used before, registers its handler some time after it is resumed; a
+        // SIGTERM sent in that window, as a test does right after the first requests on a busy
+        // machine, was ignored and the server never stopped.)
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        // SIGPIPE from a browser that went away must not end the process.
+        signal(SIGPIPE, SIG_IGN)
         let journalURL = URL(fileURLWithPath: io.resolve(journalArg.text))
         let server: EditorServer
         do {
@@ -77,27 +81,15 @@ enum ServeCommand: TechoCommand {
         } catch let e as ServerStartError {
             throw EditError(.failure, e.description)
         }
-        // Signals are taken from a dispatch source instead of a handler, so stopping runs as
-        // ordinary code; SIGPIPE from a browser that went away must not end the process.
-        signal(SIGPIPE, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let stop = DispatchSemaphore(value: 0)
-        let sources = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
-            let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            s.setEventHandler { stop.signal() }
-            s.resume()
-            return s
-        }
         io.out("\(server.url)\n")
         if !server.servesEditor {
             io.err("techo serve: warning: the editor's files were not found (see 'techo serve --help'); serving the API only\n")
         }
         io.err("techo serve: serving \(journalArg.text) on \(server.url.components(separatedBy: "?")[0]); Ctrl+C stops\n")
-        stop.wait()
+        var taken: Int32 = 0
+        while sigwait(&stopSignals, &taken) != 0 {}
         io.err("techo serve: stopping: finishing the requests in flight\n")
         server.stop()
-        for s in sources { s.cancel() }
         io.err("techo serve: stopped\n")
     }
 }
