@@ -107,7 +107,7 @@ public final class PageRenderer: @unchecked Sendable {
         var style = TextStyle(text)
         // A family is never read as a path (the model refuses such names; this is the second
         // guard): a font file is read only when it was imported into the journal.
-        if TextContent.looksLikeFilePath(style.font) { style.font = "sans-serif" }
+        if FontNames.looksLikeFilePath(style.font) { style.font = "sans-serif" }
         if let f = text.fontFile { style.fontFile = try images.assetURL(f).path }
         let l = try TextLayout.layout(text.text, style: style)
         textLock.lock()

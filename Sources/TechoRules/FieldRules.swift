@@ -68,3 +68,14 @@ public enum FieldRules {
     /// A paper pattern's `spacing`.
     public static let paperSpacing = FieldRule("spacing", 1...1e5, unit: "px")
 }
+
+/// What a text's `font` may not look like.
+public enum FontNames {
+    /// True when a family name reads like a file path (a slash or a font file's extension):
+    /// such a name is refused when written, and never opened as a file by the renderer.
+    public static func looksLikeFilePath(_ family: String) -> Bool {
+        let lower = family.lowercased()
+        return family.contains("/") || family.contains("\\")
+            || [".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2", ".pfb"].contains { lower.hasSuffix($0) }
+    }
+}

@@ -157,14 +157,6 @@ public struct TextContent: Hashable, Sendable {
 
     public init(text: String) { self.text = text }
 
-    /// True when a family name reads like a file path (a slash or a font file's extension).
-    /// Such a name is refused: a text's font is read from a path only when it was imported.
-    public static func looksLikeFilePath(_ family: String) -> Bool {
-        let lower = family.lowercased()
-        return family.contains("/") || family.contains("\\")
-            || [".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2", ".pfb"].contains { lower.hasSuffix($0) }
-    }
-
     /// Throws when a field breaks its rule (`FieldRules`), which are the text engine's own
     /// limits: a text that validates can be laid out.
     public func validate(limits: ModelLimits = .default) throws {
@@ -179,7 +171,7 @@ public struct TextContent: Hashable, Sendable {
         guard font.utf8.count <= FieldRules.maxFontNameBytes, !font.contains("\0") else {
             throw ValueError("font: a name of \(font.utf8.count) bytes is over the limit of \(FieldRules.maxFontNameBytes), or holds NUL")
         }
-        guard !TextContent.looksLikeFilePath(font) else {
+        guard !FontNames.looksLikeFilePath(font) else {
             throw ValueError(
                 "font: '\(font)' is a file path, not a family; give an installed family (see 'techo fonts') or import the file (--font-file, \"fontFile\")")
         }

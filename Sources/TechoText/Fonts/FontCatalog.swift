@@ -3,6 +3,7 @@
 import CFontconfig
 import CFreeType
 import Foundation
+import TechoRules
 
 /// What a text asks for: a family name or a font file, a weight and a slant.
 public struct FontRequest: Hashable, Sendable {
@@ -245,21 +246,14 @@ public final class FontCatalog: @unchecked Sendable {
     /// `path` or `path#index` when the family names a font file (absolute or relative path, or
     /// anything ending in a font extension). The text engine's own callers (tests, tools) may
     /// name files so; a journal cannot, since its texts' families are refused when they look
-    /// like paths (`looksLikeFilePath`), and the renderer passes imported fonts as `file`.
+    /// like paths (`FontNames.looksLikeFilePath`), and the renderer passes imported fonts as `file`.
     static func fontFilePath(_ family: String) -> (String, Int)? {
         var path = family, index = 0
         if let hash = family.lastIndex(of: "#"), let n = Int(family[family.index(after: hash)...]), n >= 0 {
             path = String(family[..<hash])
             index = n
         }
-        return looksLikeFilePath(path) ? (path, index) : nil
-    }
-
-    /// True when `family` reads like a file path rather than a family name (a slash, or a font
-    /// file's extension): such a name is refused when written, never opened.
-    public static func looksLikeFilePath(_ family: String) -> Bool {
-        let lower = family.lowercased()
-        return family.contains("/") || family.contains("\\") || [".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2", ".pfb"].contains { lower.hasSuffix($0) }
+        return FontNames.looksLikeFilePath(path) ? (path, index) : nil
     }
 
     /// Whether `family` is a generic name or an installed family (ignoring case), and if not,
