@@ -48,7 +48,8 @@ let package = Package(
             name: "TechoFuzzTargets", dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText", "TechoRaster", "TechoCommands", "TechoServer"]),
         .executableTarget(name: "techo-fuzz", dependencies: ["TechoFuzzTargets", "TechoGeometry"]),
         .executableTarget(
-            name: "techo-bench", dependencies: ["TechoRender", "TechoCodecs", "TechoRaster", "TechoText", "TechoModel"], path: "Sources/techo-bench"),
+            name: "techo-bench", dependencies: ["Techo", "TechoRender", "TechoCodecs", "TechoRaster", "TechoText", "TechoModel", "TechoGeometry"],
+            path: "Sources/techo-bench"),
 
         .target(name: "TechoTestSupport", dependencies: ["TechoRaster", "TechoCodecs"], path: "Tests/TechoTestSupport"),
         .testTarget(name: "TechoGeometryTests", dependencies: ["TechoGeometry"]),
