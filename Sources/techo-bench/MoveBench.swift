@@ -13,6 +13,9 @@
 //   (d) the move through a running `techo serve`'s gesture route (a POST, timed from the
 //       request to the response; the server has answered one gesture before, so it holds the
 //       journal), with the server's own CPU time per request.
+// TECHO_BENCH_BASELINE=PATH names another techo binary (an older build) whose CLI and server
+// runs are alternated with these, each on its own copy of the journal: before/after figures
+// taken under the same load.
 // Files go to bench-out/move/ in the current folder.
 import Foundation
 import Techo
@@ -159,6 +162,50 @@ private func spawnDetached(_ argv: [String], stdout: String, stderr: String) -> 
     return pid
 }
 
+/// A `techo serve` started by the bench.
+private struct BenchServer {
+    var pid: pid_t
+    var port: UInt16
+    var token: String
+
+    /// POSTs a pan of `element` by (dx, dy) to the gesture route.
+    func postPan(_ element: String, _ dx: Int, _ dy: Int) -> (status: Int, seconds: Double, body: String) {
+        let body = #"{"element":"\#(element)","events":[{"gesture":"pan","state":"changed","translation":[\#(dx),\#(dy)]}]}"#
+        let head =
+            "POST /api/pages/p1/gesture HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-Techo-Token: \(token)\r\n"
+            + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+        return httpRequest(port: port, Array((head + body).utf8))
+    }
+
+    func stop() {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+}
+
+/// Starts `techo serve` on `journal` on any free port and reads its URL.
+private func startServer(_ techo: String, journal: URL, dir: URL, name: String) -> BenchServer? {
+    let urlFile = dir.appendingPathComponent("\(name).url").path, logFile = dir.appendingPathComponent("\(name).log").path
+    guard let pid = spawnDetached([techo, "serve", journal.path, "--port", "0"], stdout: urlFile, stderr: logFile) else {
+        print("  cannot start techo serve")
+        return nil
+    }
+    var url = ""
+    for _ in 0..<300 {
+        if let s = try? String(contentsOfFile: urlFile, encoding: .utf8), s.contains("\n") { url = s; break }
+        usleep(20_000)
+    }
+    guard let tokenRange = url.range(of: "token="), let portStart = url.range(of: "127.0.0.1:"),
+        let port = UInt16(url[portStart.upperBound...].prefix { $0.isNumber })
+    else {
+        print("  techo serve did not print its URL: \((try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "")")
+        kill(pid, SIGTERM)
+        return nil
+    }
+    return BenchServer(pid: pid, port: port, token: url[tokenRange.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines))
+}
+
 /// The size of the newest history step of the journal at `journal`.
 private func lastStepBytes(_ journal: String) -> Int? {
     guard let state = try? Data(contentsOf: URL(fileURLWithPath: journal + "/history/state.json")),
@@ -188,24 +235,45 @@ func moveBench() {
         }
         let sticker = "image-3"
 
-        // (a) and (b), alternated run by run so both see the same machine.
-        var version: [ChildRun] = [], gesture: [ChildRun] = []
+        // TECHO_BENCH_BASELINE=PATH: another techo binary (an older build) whose gesture and
+        // server runs are alternated with this one's, each on its own copy of the journal.
+        let baseline = ProcessInfo.processInfo.environment["TECHO_BENCH_BASELINE"].flatMap { FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil }
+        let baseJournal = dir.appendingPathComponent("crowded-baseline.techo")
+        if baseline != nil {
+            try? FileManager.default.removeItem(at: baseJournal)
+            try FileManager.default.copyItem(at: journal, to: baseJournal)
+        }
+
+        // (a) and (b), alternated run by run so all see the same machine.
+        var version: [ChildRun] = [], gesture: [ChildRun] = [], baseVersion: [ChildRun] = [], baseGesture: [ChildRun] = []
         for i in 0...runs {
             let v = runChild([techo, "--version"])
             let pan = i % 2 == 0 ? "5,3" : "-5,-3"
             let g = runChild([techo, "gesture", journal.path, "p1", sticker, "--pan", pan])
             guard v.status == 0, g.status == 0 else { print("  failed: \(v.stderr)\(g.stderr)"); return }
             if i > 0 { version.append(v); gesture.append(g) }
+            if let baseline {
+                let bv = runChild([baseline, "--version"])
+                let bg = runChild([baseline, "gesture", baseJournal.path, "p1", sticker, "--pan", pan])
+                guard bv.status == 0, bg.status == 0 else { print("  baseline failed: \(bv.stderr)\(bg.stderr)"); return }
+                if i > 0 { baseVersion.append(bv); baseGesture.append(bg) }
+            }
         }
-        let wallAdded = median(gesture.map(\.seconds)) - median(version.map(\.seconds))
-        let cpuAdded = median(gesture.map(\.cpu)) - median(version.map(\.cpu))
+        func added(_ g: [ChildRun], _ v: [ChildRun]) -> String {
+            String(
+                format: "      the move adds %.1f ms wall, %.1f ms CPU to start-up (medians of %d, each after a warm-up)",
+                (median(g.map(\.seconds)) - median(v.map(\.seconds))) * 1000, (median(g.map(\.cpu)) - median(v.map(\.cpu))) * 1000, g.count)
+        }
         print("  (a) techo --version                  wall \(ms(version.map(\.seconds))), CPU \(ms(version.map(\.cpu)))")
         print("  (b) techo gesture --pan (CLI)        wall \(ms(gesture.map(\.seconds))), CPU \(ms(gesture.map(\.cpu)))")
-        print(
-            String(
-                format: "      the move adds %.1f ms wall, %.1f ms CPU to start-up (medians of %d, each after a warm-up)", wallAdded * 1000, cpuAdded * 1000,
-                runs))
+        print(added(gesture, version))
         if let step = lastStepBytes(journal.path) { print("      history step: \(step) bytes") }
+        if baseline != nil {
+            print("      baseline techo --version         wall \(ms(baseVersion.map(\.seconds))), CPU \(ms(baseVersion.map(\.cpu)))")
+            print("      baseline techo gesture           wall \(ms(baseGesture.map(\.seconds))), CPU \(ms(baseGesture.map(\.cpu)))")
+            print(added(baseGesture, baseVersion))
+            if let step = lastStepBytes(baseJournal.path) { print("      baseline history step: \(step) bytes") }
+        }
 
         // (c) The library, in this process.
         var openWall: [Double] = [], openCPU: [Double] = [], heldWall: [Double] = [], heldCPU: [Double] = []
@@ -239,47 +307,35 @@ func moveBench() {
         }
         print("      the same on an open store, no fsync  wall \(ms(fastWall)), CPU \(ms(fastCPU))")
 
-        // (d) A running server.
-        let urlFile = dir.appendingPathComponent("serve.url").path, logFile = dir.appendingPathComponent("serve.log").path
-        guard let pid = spawnDetached([techo, "serve", journal.path, "--port", "0"], stdout: urlFile, stderr: logFile) else {
-            print("  cannot start techo serve")
-            return
-        }
-        defer {
-            kill(pid, SIGTERM)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-        }
-        var url = ""
-        for _ in 0..<300 {
-            if let s = try? String(contentsOfFile: urlFile, encoding: .utf8), s.contains("\n") { url = s; break }
-            usleep(20_000)
-        }
-        guard let tokenRange = url.range(of: "token="), let portStart = url.range(of: "127.0.0.1:"),
-            let port = UInt16(url[portStart.upperBound...].prefix { $0.isNumber })
-        else {
-            print("  techo serve did not print its URL: \((try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "")")
-            return
-        }
-        let token = url[tokenRange.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines)
-        func post(_ dx: Int, _ dy: Int) -> (status: Int, seconds: Double, body: String) {
-            let body = #"{"element":"\#(sticker)","events":[{"gesture":"pan","state":"changed","translation":[\#(dx),\#(dy)]}]}"#
-            let head =
-                "POST /api/pages/p1/gesture HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-Techo-Token: \(token)\r\n"
-                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
-            return httpRequest(port: port, Array((head + body).utf8))
-        }
-        var serverWall: [Double] = []
-        var cpuBefore = 0.0
+        // (d) A running server (and the baseline's, alternated request by request).
+        guard let server = startServer(techo, journal: journal, dir: dir, name: "serve") else { return }
+        defer { server.stop() }
+        let baseServer = baseline.flatMap { startServer($0, journal: baseJournal, dir: dir, name: "serve-baseline") }
+        defer { baseServer?.stop() }
+        var serverWall: [Double] = [], baseWall: [Double] = []
+        var cpuBefore = 0.0, baseCPUBefore = 0.0
         for i in 0...runs {
-            if i == 1 { cpuBefore = cpuOf(pid) }
-            let r = i % 2 == 0 ? post(5, 3) : post(-5, -3)
+            if i == 1 {
+                cpuBefore = cpuOf(server.pid)
+                baseCPUBefore = baseServer.map { cpuOf($0.pid) } ?? 0
+            }
+            let (dx, dy) = i % 2 == 0 ? (5, 3) : (-5, -3)
+            let r = server.postPan(sticker, dx, dy)
             guard r.status == 200 else { print("  POST gesture failed: \(r.status) \(r.body)"); return }
             if i > 0 { serverWall.append(r.seconds) }
+            if let baseServer {
+                let b = baseServer.postPan(sticker, dx, dy)
+                guard b.status == 200 else { print("  baseline POST gesture failed: \(b.status) \(b.body)"); return }
+                if i > 0 { baseWall.append(b.seconds) }
+            }
         }
-        let serverCPU = (cpuOf(pid) - cpuBefore) / Double(runs)
+        let serverCPU = (cpuOf(server.pid) - cpuBefore) / Double(runs)
         print(String(format: "  (d) POST /api/pages/p1/gesture       wall \(ms(serverWall)), server CPU %.1f ms a request (mean)", serverCPU * 1000))
         if let step = lastStepBytes(journal.path) { print("      history step: \(step) bytes") }
+        if let baseServer {
+            let baseCPU = (cpuOf(baseServer.pid) - baseCPUBefore) / Double(runs)
+            print(String(format: "      baseline POST gesture            wall \(ms(baseWall)), server CPU %.1f ms a request (mean)", baseCPU * 1000))
+        }
     } catch {
         print("  move bench failed: \(error)")
     }
