@@ -175,11 +175,7 @@ public final class JournalStore {
             if writes.isEmpty { return result }
             var state = try readState()
             let n = state.current + 1
-            let step = HistoryStep(
-                description: description,
-                files: writes.map { w in
-                    (w.path, LineDiff(from: LineDiff.lines(raw[w.path]), to: LineDiff.lines(w.bytes)))
-                })
+            let step = HistoryStep(description: description, files: writes.map { w in (w.path, LineDiff(from: raw[w.path], to: w.bytes)) })
             // Drop the redo branch, then the oldest steps beyond the limit.
             for k in stride(from: state.top, to: state.current, by: -1) where k > n { writes.append((JournalStore.stepPath(k), nil)) }
             writes.append((JournalStore.stepPath(n), step.json.serializedBytes()))
