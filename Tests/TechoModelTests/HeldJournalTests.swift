@@ -36,4 +36,22 @@ import Testing
             #expect(LineDiff(from: old, to: new) == LineDiff(from: LineDiff.lines(old), to: LineDiff.lines(new)))
         }
     }
+
+    @Test func thePendingRecordIsTheJSONValueRecord() {
+        var rng = SeededRNG(seed: 3)
+        let samples: [[UInt8]] = [
+            [], Array("{\n  \"a\": 1\n}\n".utf8), Array("京都 \u{2028} \"q\" \\ \t".utf8), [0x61, 0xFF, 0xC3, 0x28, 0x62], Array(repeating: 0x41, count: 5000),
+        ]
+        for _ in 0..<300 {
+            var writes: [(path: String, bytes: [UInt8]?)] = []
+            for k in 0..<rng.int(in: 0...4) {
+                writes.append(("pages/p\(k).json", rng.int(in: 0...4) == 0 ? nil : samples[rng.int(in: 0...(samples.count - 1))]))
+            }
+            let reference: JSONValue = [
+                "writes": .array(
+                    writes.map { w in ["path": .string(w.path), "content": w.bytes.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null] })
+            ]
+            #expect(JournalStore.pendingRecord(writes) == reference.serializedBytes())
+        }
+    }
 }

@@ -201,7 +201,7 @@ public final class JournalStore {
             let path = JournalStore.pagePath(id)
             guard page.id == id else { throw StorageError(path: path, message: "page \"\(page.id)\" is stored under id \"\(id)\"") }
             let bytes = page.serialized()
-            if bytes == raw[path] { continue }
+            if bytesEqual(bytes, raw[path]) { continue }
             guard bytes.count <= limits.json.maxBytes else {
                 throw StorageError(path: path, message: "the page would be \(bytes.count) bytes, over the \(limits.json.maxBytes)-byte limit")
             }
@@ -328,18 +328,63 @@ public final class JournalStore {
     /// `onCommitPoint` is called once the record is on disk: from then on the change happens,
     /// if not now then at the next open.
     private func commit(_ writes: [(path: String, bytes: [UInt8]?)], onCommitPoint: () -> Void = {}) throws {
-        let record: JSONValue = [
-            "writes": .array(
-                writes.map { w in
-                    ["path": .string(w.path), "content": w.bytes.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null]
-                })
-        ]
         try FileIO.writeAtomically(
-            record.serializedBytes(), to: file(JournalStore.pendingFile), name: JournalStore.pendingFile,
+            JournalStore.pendingRecord(writes), to: file(JournalStore.pendingFile), name: JournalStore.pendingFile,
             hook: faultHook, durable: durable, onRenamed: onCommitPoint)
         try apply(writes)
         // Applying is idempotent, so losing this unlink to a crash only means applying again.
         try FileIO.remove(file(JournalStore.pendingFile), name: JournalStore.pendingFile, syncFolder: false)
+    }
+
+    /// The bytes of `history/pending.json` for `writes`: those of the JSON value
+    /// `{"writes": [{"path": P, "content": C or null}, …]}`, written without making a string of
+    /// each file's content first (the page's bytes are escaped straight from the buffer). A
+    /// content that is not all ASCII goes through a string as before, so bytes that are not
+    /// UTF-8 are repaired the same way.
+    static func pendingRecord(_ writes: [(path: String, bytes: [UInt8]?)]) -> [UInt8] {
+        let out = ByteSink(capacity: writes.reduce(256) { $0 + ($1.bytes?.count ?? 0) * 9 / 8 + 64 })
+        out.append("{\n  \"writes\": ")
+        if writes.isEmpty {
+            out.append("[]")
+        } else {
+            out.append("[\n")
+            for (i, w) in writes.enumerated() {
+                out.append("    {\n      \"content\": ")
+                if let bytes = w.bytes {
+                    bytes.withUnsafeBufferPointer { b in
+                        if isASCII(b) {
+                            JSONWriter.writeString(utf8: b, into: out)
+                        } else {
+                            JSONWriter.writeString(String(decoding: b, as: UTF8.self), into: out)
+                        }
+                    }
+                } else {
+                    out.append("null")
+                }
+                out.append(",\n      \"path\": ")
+                JSONWriter.writeString(w.path, into: out)
+                out.append(i + 1 < writes.count ? "\n    },\n" : "\n    }\n")
+            }
+            out.append("  ]")
+        }
+        out.append("\n}\n")
+        return out.bytes
+    }
+
+    /// Whether every byte is below 0x80 (eight at a time).
+    static func isASCII(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let p = b.baseAddress else { return true }
+        let raw = UnsafeRawPointer(p)
+        var i = 0
+        while i + 8 <= b.count {
+            if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            i += 8
+        }
+        while i < b.count {
+            if b[i] >= 0x80 { return false }
+            i += 1
+        }
+        return true
     }
 
     /// Writes and removes files, syncing each touched folder once at the end.
