@@ -157,7 +157,18 @@ extension Page {
     }
 
     /// Parses and decodes a page file; throws `JSONSyntaxError` or `JSONDecodingError` naming `file`.
+    ///
+    /// A page file as techo writes it is read by `PageFileReader`, which decodes ink strokes
+    /// straight from the bytes; anything it does not take, and every file with a problem, is
+    /// read by `decodeValue`, which reports the problems.
     public static func decode(bytes: [UInt8], file: String? = nil, limits: ModelLimits = .default) throws -> Page {
+        if let read = PageFileReader.read(bytes, file: file, limits: limits) { return read.page }
+        return try decodeValue(bytes: bytes, file: file, limits: limits)
+    }
+
+    /// `decode(bytes:file:limits:)` through a `JSONValue` of the whole file: the complete
+    /// decoder, which the fast reader is checked against.
+    static func decodeValue(bytes: [UInt8], file: String? = nil, limits: ModelLimits = .default) throws -> Page {
         let value = try JSONParser.parse(bytes, file: file, limits: limits.json)
         let ctx = DecodingContext(file: file, limits: limits)
         let page = decode(ctx.root(value))
