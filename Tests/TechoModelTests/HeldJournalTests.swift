@@ -1,9 +1,32 @@
-// The byte-level pieces of a change checked against the slow obvious versions they replace.
+// A store that holds the files it read or wrote, and the byte-level pieces of a change: every
+// change made through a held store, by another store or by hand is seen as the files on disk
+// say, the bytes written are those the complete writer writes, edits in place that break a
+// guarantee are refused as before, and the line diff and pending record are the ones the slow
+// obvious versions give.
 
 import Foundation
 import Testing
 
 @testable import TechoModel
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The page files' bytes as the complete writer writes what the complete decoder reads.
+func canonical(_ bytes: [UInt8]?) throws -> [UInt8]? {
+    try bytes.map { try Page.decodeValue(bytes: $0, file: "pages/p1.json").json.serializedBytes() }
+}
+
+/// Overwrites `bytes` of a file in place (same inode), as an editor that does not replace files would.
+func overwriteInPlace(_ url: URL, _ bytes: [UInt8]) throws {
+    let fd = open(url.path, O_WRONLY)
+    #expect(fd >= 0)
+    defer { close(fd) }
+    let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+    #expect(n == bytes.count)
+    #expect(ftruncate(fd, off_t(bytes.count)) == 0)
+}
 
 @Suite(.serialized) struct HeldJournalTests {
     @Test func theLineDiffOfBytesIsTheLineDiffOfLines() {
@@ -53,5 +76,143 @@ import Testing
             ]
             #expect(JournalStore.pendingRecord(writes) == reference.serializedBytes())
         }
+    }
+
+    @Test func twoStoresSeeEachOthersChanges() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let (a, _) = try newStore(dir, elements: 40)
+        a.durable = false
+        let b = try JournalStore.open(a.url)
+        b.durable = false
+        var rng = SeededRNG(seed: 4)
+        for i in 0..<60 {
+            let store = rng.int(in: 0...1) == 0 ? a : b
+            let k = rng.int(in: 0...39)
+            try store.transaction(description: "move \(i)") { _, pages in
+                try pages["p1"]!.elements[k].placement.apply(.pan(dx: Double(rng.int(in: -9...9)), dy: 1))
+            }
+            let onDisk = fileBytes(a, "pages/p1.json")
+            let fresh = try JournalStore.open(a.url).read()
+            #expect(try a.read().pages == fresh.pages)
+            #expect(try b.read().pages == fresh.pages)
+            #expect(onDisk == (try canonical(onDisk)))
+        }
+        #expect(try a.history().count == 60)
+    }
+
+    @Test func aSameSizeRewriteInPlaceIsSeen() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let (store, _) = try newStore(dir, elements: 6)
+        _ = try store.read()
+        let url = store.url.appendingPathComponent("pages/p1.json")
+        var bytes = try #require(fileBytes(store, "pages/p1.json"))
+        // "note 0" becomes "note 9": the same size, the same inode, within the same second.
+        let text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "note 0", with: "note 9")
+        bytes = Array(text.utf8)
+        try overwriteInPlace(url, bytes)
+        let seen = try store.read().pages["p1"]
+        #expect(seen == (try Page.decodeValue(bytes: bytes)))
+        guard case .text(let t)? = seen?.elements.first?.content else { Issue.record("no text"); return }
+        #expect(t.text == "note 9")
+    }
+
+    @Test func aSettledFileChangedInPlaceOrReplacedIsSeen() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let (store, _) = try newStore(dir, elements: 6)
+        store.durable = false
+        // Past the racy window, the file's identity alone is trusted.
+        Thread.sleep(forTimeInterval: Double(SourceIndex.racyWindowNanoseconds) / 1e9 + 0.2)
+        _ = try store.read()
+        #expect(store.held["pages/p1.json"]?.settled == true)
+        let url = store.url.appendingPathComponent("pages/p1.json")
+        let bytes = Array(
+            String(decoding: try #require(fileBytes(store, "pages/p1.json")), as: UTF8.self).replacingOccurrences(of: "note 2", with: "note 7").utf8)
+        try overwriteInPlace(url, bytes)
+        #expect(try store.read().pages["p1"] == (try Page.decodeValue(bytes: bytes)))
+        // Another store's change (a new file by rename).
+        let other = try JournalStore.open(store.url)
+        try other.transaction(description: "flip") { _, pages in try pages["p1"]!.elements[1].placement.apply(.flip(.h)) }
+        #expect(try store.read().pages == (try JournalStore.open(store.url).read().pages))
+    }
+
+    @Test func anEditInPlaceThatBreaksAGuaranteeIsRefusedAsBefore() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let (store, _) = try newStore(dir, elements: 6)
+        let before = fileBytes(store, "pages/p1.json")
+        var broken = try #require(try store.read().pages["p1"])
+        broken.elements[1].placement.scale = 0
+        let expected = problems { _ = try Page.decodeValue(bytes: broken.json.serializedBytes(), file: "pages/p1.json") }
+        #expect(!expected.isEmpty)
+        let found = problems {
+            try store.transaction(description: "break") { _, pages in pages["p1"]!.elements[1].placement.scale = 0 }
+        }
+        #expect(found == expected)
+        #expect(fileBytes(store, "pages/p1.json") == before)
+        #expect(try store.history().isEmpty)
+    }
+
+    @Test func pagesWrittenByHandAreRewrittenAsTheWriterWritesThem() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let (store, _) = try newStore(dir, elements: 6)
+        try store.transaction(description: "page add") { journal, pages in
+            journal.pageOrder.append("p2")
+            pages["p2"] = try bigPage(id: "p2", elements: 3, asset: try AssetRef(sha256: SHA256.hex(Array("sticker bytes".utf8)), ext: "png"))
+        }
+        // Both pages respelled: compact, with a number written 1.50 for 1.5.
+        for id in ["p1", "p2"] {
+            let page = try #require(try store.read().pages[id])
+            let text = restyled(page.json, compact: true) { d in d == 0.5 ? "0.50" : JSONNumberText.string(d) }
+            try Data(text.utf8).write(to: store.url.appendingPathComponent("pages/\(id).json"))
+        }
+        let reader = try JournalStore.open(store.url)
+        try reader.transaction(description: "move") { _, pages in try pages["p1"]!.elements[1].placement.apply(.pan(dx: 3, dy: 4)) }
+        // As before: the changed page and the unchanged one are written as the writer writes them.
+        for id in ["p1", "p2"] {
+            let bytes = fileBytes(store, "pages/\(id).json")
+            #expect(bytes == (try canonical(bytes)))
+        }
+        #expect(try reader.undo() != nil)
+    }
+
+    @Test func changesOnACrowdedPageWriteWhatTheCompleteWriterWrites() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        var r = RandomPages(seed: 21)
+        let asset = try AssetImport(bytes: Array("a sticker".utf8), ext: "png")
+        let page = try r.crowdedPage(stickers: 20, strokes: 300, asset: asset.ref)
+        let store = try JournalStore.create(
+            at: dir.url.appendingPathComponent("j.techo"), journal: Journal(pageOrder: ["p1"], settings: JournalSettings(historyLimit: 1000)),
+            pages: [page], assets: [asset])
+        store.durable = false
+        let original = fileBytes(store, "pages/p1.json")
+        var expected = page
+        var rng = SeededRNG(seed: 9)
+        for i in 0..<120 {
+            let op = rng.int(in: 0...5)
+            let k = rng.int(in: 0...(expected.elements.count - 1))
+            let stroke = try r.stroke()
+            func change(_ p: inout Page) throws {
+                switch op {
+                case 0, 1: if p.elements[k].kind != .ink { try p.elements[k].placement.apply(.pan(dx: 5, dy: -3)) }
+                case 2: try p.appendStroke(stroke)
+                case 3: if p.elements.count > 3 && p.elements[k].kind != .ink { p.elements.remove(at: k) }
+                case 4: p.elements.swapAt(k, p.elements.count - 1)
+                default: p.elements[k].opacity = 0.5
+                }
+            }
+            try change(&expected)
+            try store.transaction(description: "change \(i)") { _, pages in try change(&pages["p1"]!) }
+            let bytes = fileBytes(store, "pages/p1.json")
+            #expect(bytes == expected.json.serializedBytes(), "change \(i)")
+            #expect(try store.read().pages["p1"] == (try JournalStore.open(store.url).read().pages["p1"]))
+        }
+        while try store.undo() != nil {}
+        #expect(fileBytes(store, "pages/p1.json") == original)
+        #expect(store.check() == [])
     }
 }

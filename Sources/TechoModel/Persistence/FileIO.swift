@@ -35,6 +35,15 @@ enum FileIO {
         _ url: URL, name: String, limit: Int = 1 << 30,
         followSymlinks: Bool = false
     ) throws -> (bytes: [UInt8], fingerprint: SourceFingerprint)? {
+        try readFileAndStat(url, name: name, limit: limit, followSymlinks: followSymlinks).map { ($0.bytes, SourceFingerprint($0.stat)) }
+    }
+
+    /// `readFile`, with the `stat` of the file that was read (from the open descriptor, before
+    /// reading).
+    static func readFileAndStat(
+        _ url: URL, name: String, limit: Int = 1 << 30,
+        followSymlinks: Bool = false
+    ) throws -> (bytes: [UInt8], stat: stat)? {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followSymlinks ? 0 : O_NOFOLLOW))
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -54,7 +63,7 @@ enum FileIO {
             if n == 0 { out.removeSubrange(done...); break }
             done += n
         }
-        return (out, SourceFingerprint(st))
+        return (out, st)
     }
 
     /// Writes `bytes` to `url` atomically, and durably when `durable`: the data is synced before
@@ -111,6 +120,45 @@ enum FileIO {
     /// Names in a folder (empty when it does not exist).
     static func list(_ url: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    }
+}
+
+/// The identity of a file on disk: device, inode, size, and modification and change times in
+/// nanoseconds. techo replaces files by rename (a new inode); any other write changes the
+/// modification time, and the change time cannot be set back. Only a write in place of the same
+/// size within one timestamp tick keeps all of them, which is why `HeldFiles` trusts an
+/// identity alone only for a file that was already older than `SourceIndex.racyWindowNanoseconds`
+/// when it was recorded (git's racy rule).
+struct FileIdentity: Equatable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var mtime: Int64
+    var ctime: Int64
+
+    init(_ st: stat) {
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+        size = Int64(st.st_size)
+        mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        ctime = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+    }
+
+    /// The identity of the regular file at `path` (not following a symbolic link), or nil.
+    static func of(_ path: String) -> FileIdentity? {
+        var st = stat()
+        guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        return FileIdentity(st)
+    }
+
+    /// Whether the file was last changed at least `window` nanoseconds before `now`.
+    func isOlder(than window: Int64, at now: Int64) -> Bool { Swift.max(mtime, ctime) <= now - window }
+
+    /// Now, in nanoseconds since 1970 (the clock file times come from).
+    static func now() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_REALTIME, &t)
+        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
     }
 }
 

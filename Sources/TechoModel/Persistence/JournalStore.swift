@@ -26,6 +26,8 @@ public final class JournalStore {
     /// every save atomic against a crashing process but not against power loss; bulk tests and
     /// benchmarks of the model use it. Default true.
     public var durable = true
+    /// The model files as this store last read or wrote them (see `HeldFiles`).
+    let held = HeldFiles()
 
     static let journalFile = "journal.json"
     static let stateFile = "history/state.json"
@@ -118,29 +120,45 @@ public final class JournalStore {
     }
 
     /// `load` for other files of this type. Caller holds the lock.
-    func loadSnapshot() throws -> ((journal: Journal, pages: PageSet), [String: [UInt8]]) { try load() }
+    func loadSnapshot() throws -> ((journal: Journal, pages: PageSet), [String: [UInt8]]) {
+        let (snapshot, raw, _) = try load()
+        return (snapshot, raw)
+    }
 
-    /// Loads journal and pages with their raw bytes (for diffing). Caller holds the lock.
-    private func load() throws -> ((journal: Journal, pages: PageSet), [String: [UInt8]]) {
+    /// Loads journal and pages with their raw bytes (for diffing) and the files as held. A file
+    /// still holding the bytes the store last read or wrote is not decoded again (`HeldFiles`).
+    /// Caller holds the lock.
+    private func load() throws -> ((journal: Journal, pages: PageSet), [String: [UInt8]], [String: HeldFile]) {
         var raw: [String: [UInt8]] = [:]
-        guard let jbytes = try FileIO.readFile(file(JournalStore.journalFile), name: JournalStore.journalFile, limit: limits.json.maxBytes) else {
+        var files: [String: HeldFile] = [:]
+        let limits = self.limits
+        let journalFile = try held.load(JournalStore.journalFile, in: url, limit: limits.json.maxBytes) { bytes in
+            (.journal(try Journal.decode(bytes: bytes, file: JournalStore.journalFile, limits: limits)), [])
+        }
+        guard let journalFile, let journal = journalFile.journal else {
             throw StorageError(path: JournalStore.journalFile, message: "missing")
         }
-        raw[JournalStore.journalFile] = jbytes
-        let journal = try Journal.decode(bytes: jbytes, file: JournalStore.journalFile, limits: limits)
+        raw[JournalStore.journalFile] = journalFile.bytes
         var pages: PageSet = [:]
         for id in journal.pageOrder {
             let path = JournalStore.pagePath(id)
-            guard let bytes = try FileIO.readFile(file(path), name: path, limit: limits.json.maxBytes) else {
+            let pageFile = try held.load(path, in: url, limit: limits.json.maxBytes) { bytes in
+                // As Page.decode(bytes:), keeping what the fast reader saw of each element's bytes.
+                if let read = PageFileReader.read(bytes, file: path, limits: limits) {
+                    return (.page(read.page), zip(read.elements, read.asWritten).map { $1 ? $0 : nil })
+                }
+                return (.page(try Page.decodeValue(bytes: bytes, file: path, limits: limits)), [])
+            }
+            guard let pageFile, let page = pageFile.page else {
                 throw StorageError(path: path, message: "missing (the page order lists \"\(id)\")")
             }
-            raw[path] = bytes
-            let page = try Page.decode(bytes: bytes, file: path, limits: limits)
+            raw[path] = pageFile.bytes
+            files[path] = pageFile
             try page.checkElementCount(file: path, limits: limits)
             guard page.id == id else { throw StorageError(path: path, message: "holds page \"\(page.id)\", expected \"\(id)\"") }
             pages[id] = page
         }
-        return ((journal, pages), raw)
+        return ((journal, pages), raw, files)
     }
 
     // MARK: Transactions
@@ -160,7 +178,7 @@ public final class JournalStore {
         _ body: (inout Journal, inout PageSet) throws -> R
     ) throws -> R {
         try locked {
-            let ((journal0, pages0), raw) = try load()
+            let ((journal0, pages0), raw, files) = try load()
             var journal = journal0, pages = pages0
             let result = try body(&journal, &pages)
             var created: [AssetRef] = []
@@ -171,7 +189,8 @@ public final class JournalStore {
             for a in importing {
                 if try writeAsset(a) { created.append(a.ref) }
             }
-            var writes = try changedFiles(journal: journal, pages: pages, raw: raw)
+            let (changed, written) = try changedFiles(journal: journal, pages: pages, raw: raw, held: files)
+            var writes = changed
             if writes.isEmpty { return result }
             var state = try readState()
             let n = state.current + 1
@@ -184,39 +203,92 @@ public final class JournalStore {
             state = HistoryState(first: newFirst, current: n, top: n)
             writes.append((JournalStore.stateFile, state.json.serializedBytes()))
             try commit(writes) { committed = true }
+            // Hold what was written: the pages as they read back, journal.json to be read again.
+            held[JournalStore.journalFile] = nil
+            for w in changed where w.path != JournalStore.journalFile { held[w.path] = written[w.path] }
             return result
         }
     }
 
-    /// The files a transaction's result changes, validated.
-    private func changedFiles(journal: Journal, pages: PageSet, raw: [String: [UInt8]]) throws -> [(path: String, bytes: [UInt8]?)] {
+    /// The files a transaction's result changes, validated, and the pages among them as they
+    /// read back (to hold once they are written).
+    private func changedFiles(
+        journal: Journal, pages: PageSet, raw: [String: [UInt8]], held files: [String: HeldFile]
+    ) throws -> ([(path: String, bytes: [UInt8]?)], [String: HeldFile]) {
         guard Set(journal.pageOrder) == Set(pages.keys), journal.pageOrder.count == pages.count else {
             throw StorageError(path: JournalStore.journalFile, message: "the page order \(journal.pageOrder) does not match the pages \(pages.keys.sorted())")
         }
         var out: [(path: String, bytes: [UInt8]?)] = []
+        var written: [String: HeldFile] = [:]
         let jbytes = journal.serialized()
         if jbytes != raw[JournalStore.journalFile] { out.append((JournalStore.journalFile, jbytes)) }
         for id in journal.pageOrder {
             guard let page = pages[id] else { continue }
             let path = JournalStore.pagePath(id)
             guard page.id == id else { throw StorageError(path: path, message: "page \"\(page.id)\" is stored under id \"\(id)\"") }
-            let bytes = page.serialized()
-            if bytesEqual(bytes, raw[path]) { continue }
+            let old = files[path]
+            // Elements the file holds as the writer writes them are copied from it.
+            let (bytes, spans) = PageFileWriter.serialize(page, reusing: old?.written)
+            if bytesEqual(bytes, raw[path]) {
+                if var same = old, same.elements.count != spans.count || same.elements.contains(nil) {
+                    // The whole file is as written: every element's bytes can be copied next time.
+                    same.elements = spans
+                    held[path] = same
+                }
+                continue
+            }
             guard bytes.count <= limits.json.maxBytes else {
                 throw StorageError(path: path, message: "the page would be \(bytes.count) bytes, over the \(limits.json.maxBytes)-byte limit")
             }
             // What is written must read back: this re-validates anything edited in place.
-            _ = try Page.decode(bytes: bytes, file: path, limits: limits)
+            let back = try readBack(page, bytes: bytes, elements: spans, path: path, before: old?.page)
             try page.checkElementCount(file: path, limits: limits)
             for asset in page.assets.sorted() where !FileManager.default.fileExists(atPath: file(asset.path).path) {
                 throw StorageError(path: path, message: "uses \(asset.path), which is not in the journal (import it first)")
             }
             out.append((path, bytes))
+            written[path] = HeldFile(bytes: bytes, identity: nil, model: .page(back), elements: spans)
         }
         for path in raw.keys.sorted() where path != JournalStore.journalFile && !journal.pageOrder.map(JournalStore.pagePath).contains(path) {
             out.append((path, nil))
         }
-        return out
+        return (out, written)
+    }
+
+    /// What `bytes`, the serialization of `page` with its elements at `elements`, decode to
+    /// (`Page.decode(bytes:)`), or the error decoding throws.
+    ///
+    /// When the page's own fields are written as those of `before` (the page the file held,
+    /// decoded from it), an element written as one of `before`'s (same id) decodes to that
+    /// element, as it did before, so only the other elements are decoded from their bytes; the
+    /// page is then assembled as `Page.decode` does. Anything that fails that way is decoded
+    /// whole, which throws the error naming the JSON path.
+    private func readBack(_ page: Page, bytes: [UInt8], elements spans: [Range<Int>], path: String, before: Page?) throws -> Page {
+        if let before, spans.count == page.elements.count, page.encodesHeaderIdentically(before) {
+            var index: [String: Int] = [:]
+            for (j, e) in before.elements.enumerated() { index[e.id] = j }
+            var decoded: [Element] = []
+            decoded.reserveCapacity(page.elements.count)
+            var ok = true
+            for (i, e) in page.elements.enumerated() {
+                if let j = index[e.id], before.elements[j].encodesIdentically(e) {
+                    decoded.append(before.elements[j])
+                } else if let d = PageFileReader.element(in: bytes, span: spans[i], index: i, dpi: before.dpi, limits: limits) {
+                    decoded.append(d)
+                } else {
+                    ok = false
+                    break
+                }
+            }
+            if ok,
+                let back = try? Page(
+                    id: before.id, size: before.size, dpi: before.dpi, background: before.background, margin: before.margin,
+                    slots: before.slots, elements: decoded, limits: limits)
+            {
+                return back
+            }
+        }
+        return try Page.decode(bytes: bytes, file: path, limits: limits)
     }
 
     // MARK: Undo and redo
@@ -426,6 +498,7 @@ public final class JournalStore {
                 o.finish()
             }
             try ctx.throwIfProblems()
+            held.removeAll()
             try apply(writes)
             try FileIO.remove(file(JournalStore.pendingFile), name: JournalStore.pendingFile, syncFolder: durable)
         }
