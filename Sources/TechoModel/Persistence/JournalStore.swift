@@ -400,10 +400,10 @@ public final class JournalStore {
     /// `onCommitPoint` is called once the record is on disk: from then on the change happens,
     /// if not now then at the next open.
     private func commit(_ writes: [(path: String, bytes: [UInt8]?)], onCommitPoint: () -> Void = {}) throws {
-        try FileIO.writeAtomically(
-            JournalStore.pendingRecord(writes), to: file(JournalStore.pendingFile), name: JournalStore.pendingFile,
-            hook: faultHook, durable: durable, onRenamed: onCommitPoint)
-        try apply(writes)
+        // The record, then each file, as FileIO.commit orders their syncs.
+        try FileIO.commit(
+            record: (file(JournalStore.pendingFile), JournalStore.pendingFile, JournalStore.pendingRecord(writes)),
+            writes: writes.map { (file($0.path), $0.path, $0.bytes) }, hook: faultHook, durable: durable, onCommitPoint: onCommitPoint)
         // Applying is idempotent, so losing this unlink to a crash only means applying again.
         try FileIO.remove(file(JournalStore.pendingFile), name: JournalStore.pendingFile, syncFolder: false)
     }
@@ -459,21 +459,10 @@ public final class JournalStore {
         return true
     }
 
-    /// Writes and removes files, syncing each touched folder once at the end.
+    /// Writes and removes files, syncing each touched folder once at the end (the files' syncs
+    /// together, then the folders' together: `FileIO.writeAll`).
     private func apply(_ writes: [(path: String, bytes: [UInt8]?)]) throws {
-        var folders = Set<String>()
-        for w in writes {
-            let target = file(w.path)
-            if let bytes = w.bytes {
-                try FileIO.writeAtomically(bytes, to: target, name: w.path, hook: faultHook, durable: durable, syncFolder: false)
-            } else {
-                try FileIO.remove(target, name: w.path, syncFolder: false)
-            }
-            folders.insert(target.deletingLastPathComponent().path)
-        }
-        if durable {
-            for folder in folders.sorted() { try FileIO.syncDirectory(URL(fileURLWithPath: folder), name: folder) }
-        }
+        try FileIO.writeAll(writes.map { (file($0.path), $0.path, $0.bytes) }, hook: faultHook, durable: durable)
     }
 
     /// Finishes an interrupted commit and removes temp files a crash left. Caller holds the lock.
