@@ -74,7 +74,64 @@ func overwriteInPlace(_ url: URL, _ bytes: [UInt8]) throws {
                 "writes": .array(
                     writes.map { w in ["path": .string(w.path), "content": w.bytes.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null] })
             ]
-            #expect(JournalStore.pendingRecord(writes) == reference.serializedBytes())
+            #expect(JournalStore.pendingRecord(writes).bytes == reference.serializedBytes())
+        }
+    }
+
+    @Test func anEscapedTextMadeFromTheLastOneIsTheEscape() {
+        // Files with a local change (or none), with every byte the escape treats apart, across
+        // the marks: the text made from the old file's text is the escape of the new file.
+        var rng = SeededRNG(seed: 17)
+        let pieces: [[UInt8]] = [
+            [0x61], [0x22], [0x5C], [0x0A], [0x01], Array("\u{2028}".utf8), Array("\u{2029}".utf8), Array("京".utf8), [0xE2, 0x80, 0x61],
+            Array(repeating: 0x62, count: 300),
+        ]
+        func file(_ n: Int) -> [UInt8] { (0..<n).flatMap { _ in pieces[rng.int(in: 0...(pieces.count - 1))] } }
+        func escape(_ b: [UInt8]) -> [UInt8] {
+            let out = ByteSink()
+            b.withUnsafeBufferPointer { JSONWriter.writeStringBody(utf8: $0, into: out) }
+            return out.bytes
+        }
+        for _ in 0..<300 {
+            var old = file(rng.int(in: 0...400))
+            var text = old.withUnsafeBufferPointer { EscapedText($0) }
+            #expect(text.text == escape(old))
+            for _ in 0..<4 {
+                var new = old
+                if !new.isEmpty, rng.int(in: 0...5) > 0 {
+                    let at = rng.int(in: 0...(new.count - 1))
+                    new.replaceSubrange(at..<Swift.min(new.count, at + rng.int(in: 0...50)), with: file(rng.int(in: 0...3)))
+                }
+                let made = old.withUnsafeBufferPointer { o in new.withUnsafeBufferPointer { n in text.updated(from: o, to: n) } }
+                guard let next = made else {
+                    // Only new bytes that are not UTF-8 are refused.
+                    #expect(String(validating: new, as: UTF8.self) == nil)
+                    old = new
+                    text = new.withUnsafeBufferPointer { EscapedText($0) }
+                    continue
+                }
+                #expect(next.text == escape(new))
+                #expect(next.marks.first?.content == 0 && next.marks.last?.content == new.count)
+                for m in next.marks {
+                    #expect(m.content == 0 || m.content == new.count || new[m.content - 1] < 0x80)
+                    #expect(Array(next.text[0..<m.text]) == escape(Array(new[0..<m.content])))
+                }
+                old = new
+                text = next
+            }
+        }
+    }
+
+    @Test func validUTF8IsToldFromInvalid() {
+        var rng = SeededRNG(seed: 23)
+        for _ in 0..<50_000 {
+            let bytes = (0..<rng.int(in: 0...12)).map { _ in
+                rng.int(in: 0...2) == 0
+                    ? UInt8(rng.int(in: 0...127))
+                    : [0x80, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xA0, 0xED, 0x9F, 0xF0, 0x90, 0xF4, 0x8F, 0xF5, 0xFF][rng.int(in: 0...14)]
+            }
+            let valid = bytes.withUnsafeBufferPointer { JournalStore.isValidUTF8($0) }
+            #expect(valid == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
         }
     }
 

@@ -78,6 +78,15 @@ final class ByteSink {
     /// The bytes written.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
+    /// The bytes written at `range`.
+    func bytes(_ range: Range<Int>) -> [UInt8] { Array(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)) }
+
+    /// Forgets the bytes written after the first `n`.
+    func truncate(to n: Int) {
+        precondition(n >= 0 && n <= count, "ByteSink.truncate(to: \(n)) with \(count) bytes written")
+        count = n
+    }
+
     /// Lets `body` write at most `limit` bytes in place; it answers how many it wrote.
     @inline(__always)
     func write(upTo limit: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {

@@ -90,7 +90,14 @@ enum JSONWriter {
     /// straight into the sink, a block at a time (each input byte is at most six output bytes).
     static func writeString(utf8 u: UnsafeBufferPointer<UInt8>, into out: ByteSink) {
         out.append(0x22)
-        defer { out.append(0x22) }
+        writeStringBody(utf8: u, into: out)
+        out.append(0x22)
+    }
+
+    /// `writeString(utf8:into:)` without the quotes. Each byte is escaped on its own but for
+    /// U+2028 and U+2029 (three bytes), so the body of a prefix that ends before an ASCII byte
+    /// is a prefix of the body of the whole (what `EscapedText` relies on).
+    static func writeStringBody(utf8 u: UnsafeBufferPointer<UInt8>, into out: ByteSink) {
         guard let src = u.baseAddress else { return }
         let raw = UnsafeRawPointer(src)
         let hex: StaticString = "0123456789abcdef"

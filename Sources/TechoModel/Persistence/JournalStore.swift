@@ -202,10 +202,17 @@ public final class JournalStore {
             for k in state.first..<newFirst { writes.append((JournalStore.stepPath(k), nil)) }
             state = HistoryState(first: newFirst, current: n, top: n)
             writes.append((JournalStore.stateFile, state.json.serializedBytes()))
-            try commit(writes) { committed = true }
+            // A page's escaped text in the record is made from the one its held file keeps.
+            var before: [String: (bytes: [UInt8], text: EscapedText)] = [:]
+            for (path, f) in files { if let text = f.escaped { before[path] = (f.bytes, text) } }
+            let texts = try commit(writes, escapedBefore: before) { committed = true }
             // Hold what was written: the pages as they read back, journal.json to be read again.
             held[JournalStore.journalFile] = nil
-            for w in changed where w.path != JournalStore.journalFile { held[w.path] = written[w.path] }
+            for w in changed where w.path != JournalStore.journalFile {
+                var file = written[w.path]
+                file?.escaped = texts[w.path]
+                held[w.path] = file
+            }
             return result
         }
     }
@@ -399,64 +406,20 @@ public final class JournalStore {
     /// before the record lands leaves the old state; after, the next opener finishes the change.
     /// `onCommitPoint` is called once the record is on disk: from then on the change happens,
     /// if not now then at the next open.
-    private func commit(_ writes: [(path: String, bytes: [UInt8]?)], onCommitPoint: () -> Void = {}) throws {
+    /// Answers the escaped text of each file in the record (`pendingRecord`).
+    @discardableResult
+    private func commit(
+        _ writes: [(path: String, bytes: [UInt8]?)], escapedBefore: [String: (bytes: [UInt8], text: EscapedText)] = [:],
+        onCommitPoint: () -> Void = {}
+    ) throws -> [String: EscapedText] {
+        let record = JournalStore.pendingRecord(writes, before: escapedBefore)
         // The record, then each file, as FileIO.commit orders their syncs.
         try FileIO.commit(
-            record: (file(JournalStore.pendingFile), JournalStore.pendingFile, JournalStore.pendingRecord(writes)),
+            record: (file(JournalStore.pendingFile), JournalStore.pendingFile, record.bytes),
             writes: writes.map { (file($0.path), $0.path, $0.bytes) }, hook: faultHook, durable: durable, onCommitPoint: onCommitPoint)
         // Applying is idempotent, so losing this unlink to a crash only means applying again.
         try FileIO.remove(file(JournalStore.pendingFile), name: JournalStore.pendingFile, syncFolder: false)
-    }
-
-    /// The bytes of `history/pending.json` for `writes`: those of the JSON value
-    /// `{"writes": [{"path": P, "content": C or null}, …]}`, written without making a string of
-    /// each file's content first (the page's bytes are escaped straight from the buffer). A
-    /// content that is not all ASCII goes through a string as before, so bytes that are not
-    /// UTF-8 are repaired the same way.
-    static func pendingRecord(_ writes: [(path: String, bytes: [UInt8]?)]) -> [UInt8] {
-        let out = ByteSink(capacity: writes.reduce(256) { $0 + ($1.bytes?.count ?? 0) * 9 / 8 + 64 })
-        out.append("{\n  \"writes\": ")
-        if writes.isEmpty {
-            out.append("[]")
-        } else {
-            out.append("[\n")
-            for (i, w) in writes.enumerated() {
-                out.append("    {\n      \"content\": ")
-                if let bytes = w.bytes {
-                    bytes.withUnsafeBufferPointer { b in
-                        if isASCII(b) {
-                            JSONWriter.writeString(utf8: b, into: out)
-                        } else {
-                            JSONWriter.writeString(String(decoding: b, as: UTF8.self), into: out)
-                        }
-                    }
-                } else {
-                    out.append("null")
-                }
-                out.append(",\n      \"path\": ")
-                JSONWriter.writeString(w.path, into: out)
-                out.append(i + 1 < writes.count ? "\n    },\n" : "\n    }\n")
-            }
-            out.append("  ]")
-        }
-        out.append("\n}\n")
-        return out.bytes
-    }
-
-    /// Whether every byte is below 0x80 (eight at a time).
-    static func isASCII(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let p = b.baseAddress else { return true }
-        let raw = UnsafeRawPointer(p)
-        var i = 0
-        while i + 8 <= b.count {
-            if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-            i += 8
-        }
-        while i < b.count {
-            if b[i] >= 0x80 { return false }
-            i += 1
-        }
-        return true
+        return record.texts
     }
 
     /// Writes and removes files, syncing each touched folder once at the end (the files' syncs

@@ -58,14 +58,9 @@ struct LineDiff: Equatable {
     static func window(_ o: UnsafeBufferPointer<UInt8>, _ n: UnsafeBufferPointer<UInt8>) -> (front: Int, skipped: Int, oldEnd: Int, newEnd: Int) {
         let count = min(o.count, n.count)
         guard count > 0, let op = o.baseAddress, let np = n.baseAddress else { return (0, 0, o.count, n.count) }
-        let ob = UnsafeRawPointer(op), nb = UnsafeRawPointer(np)
-        // The bytes both start with: 4 KiB at a time with memcmp, then eight at a time.
-        var same = 0
-        while same + 4096 <= count && memcmp(ob + same, nb + same, 4096) == 0 { same += 4096 }
-        while same + 8 <= count && ob.loadUnaligned(fromByteOffset: same, as: UInt64.self) == nb.loadUnaligned(fromByteOffset: same, as: UInt64.self) {
-            same += 8
-        }
-        while same < count && o[same] == n[same] { same += 1 }
+        let ob = UnsafeRawPointer(op)
+        // The bytes both start with.
+        let same = commonPrefix(op, np, count)
         // Skip up to the second-to-last newline before the first difference.
         var front = 0, newlines = 0, q = same
         while q > 0 {
@@ -77,15 +72,7 @@ struct LineDiff: Equatable {
         }
         let skipped = countNewlines(ob, 0..<front)
         // The bytes both end with, not reaching back into the bytes they start with.
-        let limit = count - same
-        var tail = 0
-        while tail + 4096 <= limit && memcmp(ob + (o.count - tail - 4096), nb + (n.count - tail - 4096), 4096) == 0 { tail += 4096 }
-        while tail + 8 <= limit
-            && ob.loadUnaligned(fromByteOffset: o.count - tail - 8, as: UInt64.self) == nb.loadUnaligned(fromByteOffset: n.count - tail - 8, as: UInt64.self)
-        {
-            tail += 8
-        }
-        while tail < limit && o[o.count - 1 - tail] == n[n.count - 1 - tail] { tail += 1 }
+        let tail = commonSuffix(op, o.count, np, n.count, limit: count - same)
         // Keep up to the second newline of those bytes; what follows it is skipped.
         var r = o.count - tail
         newlines = 0
@@ -98,6 +85,33 @@ struct LineDiff: Equatable {
         }
         guard newlines == 2 else { return (front, skipped, o.count, n.count) }
         return (front, skipped, r, n.count - (o.count - r))
+    }
+
+    /// How many bytes `a` and `b` start with alike, of the first `count`: 4 KiB at a time with
+    /// memcmp, then eight at a time.
+    static func commonPrefix(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
+        var same = 0
+        while same + 4096 <= count && memcmp(x + same, y + same, 4096) == 0 { same += 4096 }
+        while same + 8 <= count && x.loadUnaligned(fromByteOffset: same, as: UInt64.self) == y.loadUnaligned(fromByteOffset: same, as: UInt64.self) {
+            same += 8
+        }
+        while same < count && a[same] == b[same] { same += 1 }
+        return same
+    }
+
+    /// How many bytes `a` (of `aCount`) and `b` (of `bCount`) end with alike, at most `limit`.
+    static func commonSuffix(_ a: UnsafePointer<UInt8>, _ aCount: Int, _ b: UnsafePointer<UInt8>, _ bCount: Int, limit: Int) -> Int {
+        let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
+        var tail = 0
+        while tail + 4096 <= limit && memcmp(x + (aCount - tail - 4096), y + (bCount - tail - 4096), 4096) == 0 { tail += 4096 }
+        while tail + 8 <= limit
+            && x.loadUnaligned(fromByteOffset: aCount - tail - 8, as: UInt64.self) == y.loadUnaligned(fromByteOffset: bCount - tail - 8, as: UInt64.self)
+        {
+            tail += 8
+        }
+        while tail < limit && a[aCount - 1 - tail] == b[bCount - 1 - tail] { tail += 1 }
+        return tail
     }
 
     /// The number of newline bytes in `range` of the bytes at `p`.
