@@ -85,7 +85,8 @@ let package = Package(
             dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText", "TechoRaster", "TechoEditing", "TechoCommands", "TechoServer", "Techo"]),
         .executableTarget(name: "techo-fuzz", dependencies: ["TechoFuzzTargets", "TechoGeometry"]),
         .executableTarget(
-            name: "techo-bench", dependencies: ["TechoRender", "TechoCodecs", "TechoRaster", "TechoText", "TechoModel"], path: "Sources/techo-bench"),
+            name: "techo-bench", dependencies: ["Techo", "TechoRender", "TechoCodecs", "TechoRaster", "TechoText", "TechoModel", "TechoGeometry"],
+            path: "Sources/techo-bench"),
 
         .target(name: "TechoTestSupport", dependencies: ["TechoRaster", "TechoCodecs"], path: "Tests/TechoTestSupport"),
         .testTarget(name: "TechoGeometryTests", dependencies: ["TechoGeometry"]),

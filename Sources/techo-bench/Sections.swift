@@ -6,6 +6,7 @@ let benchSections: [(String, () -> Void)] = [
     ("text", textBench),
     ("render", renderBench),
     ("model", modelBench),
+    ("move", moveBench),
     ("page", pageBench),
     ("preview", previewBench),
     ("encode", encodeBench),

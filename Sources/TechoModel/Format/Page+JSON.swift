@@ -95,18 +95,25 @@ extension Slot {
 extension Page {
     /// The page as its file's JSON.
     public var json: JSONValue {
-        var o: [String: JSONValue] = [
-            "id": .string(id), "dpi": .number(dpi), "background": background.json,
-            "width": size.width.map(JSONValue.number) ?? "auto", "height": size.height.map(JSONValue.number) ?? "auto",
-            "elements": .array(elements.map(\.json)),
-        ]
-        if margin != 0 { o["margin"] = .number(margin) }
-        if !slots.isEmpty { o["slots"] = .array(slots.map(\.json)) }
+        var o = headerJSON
+        o["elements"] = .array(elements.map(\.json))
         return .object(o)
     }
 
-    /// The page file's bytes: the same page always gives the same bytes.
-    public func serialized() -> [UInt8] { json.serializedBytes() }
+    /// Every key of the page file but `elements`.
+    var headerJSON: [String: JSONValue] {
+        var o: [String: JSONValue] = [
+            "id": .string(id), "dpi": .number(dpi), "background": background.json,
+            "width": size.width.map(JSONValue.number) ?? "auto", "height": size.height.map(JSONValue.number) ?? "auto",
+        ]
+        if margin != 0 { o["margin"] = .number(margin) }
+        if !slots.isEmpty { o["slots"] = .array(slots.map(\.json)) }
+        return o
+    }
+
+    /// The page file's bytes: the same page always gives the same bytes (those of
+    /// `json.serializedBytes()`, written without building the JSON value; `PageFileWriter`).
+    public func serialized() -> [UInt8] { PageFileWriter.serialize(self).bytes }
 
     /// Decodes a page file's JSON, reporting every problem into `context`.
     static func decode(_ node: JSONNode) -> Page? {
@@ -150,7 +157,18 @@ extension Page {
     }
 
     /// Parses and decodes a page file; throws `JSONSyntaxError` or `JSONDecodingError` naming `file`.
+    ///
+    /// A page file as techo writes it is read by `PageFileReader`, which decodes ink strokes
+    /// straight from the bytes; anything it does not take, and every file with a problem, is
+    /// read by `decodeValue`, which reports the problems.
     public static func decode(bytes: [UInt8], file: String? = nil, limits: ModelLimits = .default) throws -> Page {
+        if let read = PageFileReader.read(bytes, file: file, limits: limits) { return read.page }
+        return try decodeValue(bytes: bytes, file: file, limits: limits)
+    }
+
+    /// `decode(bytes:file:limits:)` through a `JSONValue` of the whole file: the complete
+    /// decoder, which the fast reader is checked against.
+    static func decodeValue(bytes: [UInt8], file: String? = nil, limits: ModelLimits = .default) throws -> Page {
         let value = try JSONParser.parse(bytes, file: file, limits: limits.json)
         let ctx = DecodingContext(file: file, limits: limits)
         let page = decode(ctx.root(value))

@@ -23,9 +23,8 @@ public enum JSONParser {
                 file: file, line: 1, column: 1,
                 message: "JSON is \(bytes.count) bytes, over the limit of \(limits.maxBytes) bytes")
         }
-        var p = Parser(bytes: bytes, file: file, maxDepth: limits.maxDepth)
         return try bytes.withUnsafeBufferPointer { buf in
-            p.buf = buf
+            var p = JSONByteParser(buf: buf, file: file, maxDepth: limits.maxDepth)
             p.skipSpace()
             let v = try p.value(depth: 0)
             p.skipSpace()
@@ -40,14 +39,18 @@ public enum JSONParser {
     }
 }
 
-private struct Parser {
-    let bytes: [UInt8]
+/// The parser's cursor over UTF-8 bytes. `JSONParser` builds `JSONValue`s with it; the page
+/// file reader (`PageFileReader`) uses the same lexing (numbers, strings, literals, nesting) to
+/// read ink strokes without building them, so both accept and refuse exactly the same text.
+struct JSONByteParser {
+    let buf: UnsafeBufferPointer<UInt8>
     let file: String?
     let maxDepth: Int
-    var buf: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
     var pos = 0
+    /// Reused by `PageFileReader` for each stroke's points.
+    var scratchPoints: [StrokePoint] = []
 
-    init(bytes: [UInt8], file: String?, maxDepth: Int) { self.bytes = bytes; self.file = file; self.maxDepth = maxDepth }
+    init(buf: UnsafeBufferPointer<UInt8>, file: String?, maxDepth: Int) { self.buf = buf; self.file = file; self.maxDepth = maxDepth }
 
     func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
         let end = min(offset ?? pos, buf.count)
@@ -140,6 +143,7 @@ private struct Parser {
 
     mutating func number() throws -> Double {
         let start = pos
+        if let d = shortNumber() { return d }
         func digits() -> Int {
             let s = pos
             while pos < buf.count && buf[pos] >= 0x30 && buf[pos] <= 0x39 { pos += 1 }
@@ -169,6 +173,51 @@ private struct Parser {
         return d
     }
 
+    /// The number at `pos` in one pass when it is the common kind: no exponent and at most 15
+    /// digits, which Clinger's fast path (`fastNumber`) converts exactly; moves past it. Nil (not
+    /// moved) for any other text, which `number()` then reads, reporting what is wrong.
+    @inline(__always)
+    mutating func shortNumber() -> Double? {
+        var i = pos
+        let n = buf.count
+        let negative = i < n && buf[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        guard i < n else { return nil }
+        var mantissa: Int64 = 0
+        var digits = 0
+        if buf[i] == UInt8(ascii: "0") {
+            i += 1
+            digits = 1
+            if i < n && buf[i] >= 0x30 && buf[i] <= 0x39 { return nil }
+        } else {
+            while i < n && buf[i] >= 0x30 && buf[i] <= 0x39 {
+                mantissa = mantissa &* 10 &+ Int64(buf[i] &- 0x30)
+                digits += 1
+                i += 1
+            }
+            if digits == 0 { return nil }
+        }
+        var fraction = 0
+        if i < n && buf[i] == UInt8(ascii: ".") {
+            i += 1
+            let s = i
+            while i < n && buf[i] >= 0x30 && buf[i] <= 0x39 {
+                mantissa = mantissa &* 10 &+ Int64(buf[i] &- 0x30)
+                i += 1
+            }
+            fraction = i - s
+            digits += fraction
+            if fraction == 0 { return nil }
+        }
+        if i < n && (buf[i] == UInt8(ascii: "e") || buf[i] == UInt8(ascii: "E")) { return nil }
+        guard digits <= 15 else { return nil }
+        pos = i
+        let v = Double(mantissa) / JSONByteParser.powersOfTen[fraction]
+        return negative ? -v : v
+    }
+
+    static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
     /// Clinger's fast path: a number with at most 15 significant digits and no exponent is an
     /// exact integer divided by an exact power of ten, so one division rounds correctly.
     func fastNumber(_ start: Int, _ end: Int) -> Double? {
@@ -189,8 +238,7 @@ private struct Parser {
             if digits > 15 { return nil }
             i += 1
         }
-        let powers: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
-        let v = Double(mantissa) / powers[fraction]
+        let v = Double(mantissa) / JSONByteParser.powersOfTen[fraction]
         return negative ? -v : v
     }
 

@@ -35,6 +35,15 @@ enum FileIO {
         _ url: URL, name: String, limit: Int = 1 << 30,
         followSymlinks: Bool = false
     ) throws -> (bytes: [UInt8], fingerprint: SourceFingerprint)? {
+        try readFileAndStat(url, name: name, limit: limit, followSymlinks: followSymlinks).map { ($0.bytes, SourceFingerprint($0.stat)) }
+    }
+
+    /// `readFile`, with the `stat` of the file that was read (from the open descriptor, before
+    /// reading).
+    static func readFileAndStat(
+        _ url: URL, name: String, limit: Int = 1 << 30,
+        followSymlinks: Bool = false
+    ) throws -> (bytes: [UInt8], stat: stat)? {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followSymlinks ? 0 : O_NOFOLLOW))
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -54,7 +63,7 @@ enum FileIO {
             if n == 0 { out.removeSubrange(done...); break }
             done += n
         }
-        return (out, SourceFingerprint(st))
+        return (out, st)
     }
 
     /// Writes `bytes` to `url` atomically, and durably when `durable`: the data is synced before
@@ -91,6 +100,123 @@ enum FileIO {
         try hook?(.renamed, name)
     }
 
+    /// Writes and removes several files, in order, each atomically as `writeAtomically` does,
+    /// and syncs each folder they are in once at the end (`commit` without a record).
+    static func writeAll(_ writes: [(url: URL, name: String, bytes: [UInt8]?)], hook: FaultHook?, durable: Bool) throws {
+        try commit(record: nil, writes: writes, hook: hook, durable: durable)
+    }
+
+    /// A write-ahead commit: `record` (the pending record: every write's full contents) is
+    /// written atomically, then each write is made atomically, in order, then each folder the
+    /// writes touched is synced once. When `durable`, the disk is asked to flush three times
+    /// instead of once per file and folder, by syncing what may be synced together at once
+    /// (concurrent `fsync`s share a journal commit and a cache flush on ext4):
+    ///
+    /// 1. every temp file, the record's and the writes', written and synced together (a temp
+    ///    file is invisible: until its rename nothing has changed);
+    /// 2. the record renamed into place and its folder synced: the commit point (`onCommitPoint`);
+    /// 3. each write renamed into place (or its file removed), in order, then their folders
+    ///    synced together.
+    ///
+    /// Each file is still synced before it is renamed, the record's rename is durable before any
+    /// other, and every rename is synced before the caller removes the record. `hook` sees the
+    /// stages of `writeAtomically` in the same order: `.tempWritten` and `.renamed` of the
+    /// record, then of each write (`.tempWritten` just before its rename). A simulated crash
+    /// leaves the temp files behind, as a real one would; the next lock holder removes them.
+    static func commit(
+        record: (url: URL, name: String, bytes: [UInt8])?, writes: [(url: URL, name: String, bytes: [UInt8]?)],
+        hook: FaultHook?, durable: Bool, onCommitPoint: () -> Void = {}
+    ) throws {
+        let all = (record.map { [($0.url, $0.name, Optional($0.bytes))] } ?? []) + writes
+        var temps: [(url: URL, fd: Int32)?] = []
+        var done = 0, crashed = false
+        defer {
+            for case let (url, fd)? in temps[done...] {
+                if fd >= 0 { close(fd) }
+                if !crashed { unlink(url.path) }
+            }
+        }
+        // 1. Every temp file, written (not yet closed, so it can be synced), then synced.
+        for w in all {
+            guard let bytes = w.2 else { temps.append(nil); continue }
+            let dir = w.0.deletingLastPathComponent()
+            let temp = dir.appendingPathComponent("\(tempPrefix)\(w.0.lastPathComponent)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw StorageError.errno(w.1, "cannot create a temp file") }
+            temps.append((temp, fd))
+            var written = 0
+            while written < bytes.count {
+                let n = bytes.withUnsafeBytes { b in b.baseAddress.map { Glibc.write(fd, $0 + written, b.count - written) } ?? 0 }
+                if n < 0 { if errno == EINTR { continue }; throw StorageError.errno(w.1, "cannot write") }
+                written += n
+            }
+        }
+        if durable {
+            let synced = temps.enumerated().compactMap { k, t in t.map { (k, $0.fd) } }
+            if let (i, e) = syncAll(synced.map(\.1)) {
+                throw StorageError(path: all[synced[i].0].1, message: "cannot sync: \(String(cString: strerror(e)))")
+            }
+        }
+        // 2 and 3. Each rename in order; the record's folder synced right after the record's.
+        var folders = Set<String>()
+        for (k, w) in all.enumerated() {
+            let isRecord = record != nil && k == 0
+            if let (temp, fd) = temps[k] {
+                close(fd)
+                temps[k] = (temp, -1)
+                if let hook {
+                    do { try hook(.tempWritten, w.1) } catch { crashed = true; throw error }
+                }
+                guard rename(temp.path, w.0.path) == 0 else { throw StorageError.errno(w.1, "cannot rename into place") }
+                done = k + 1
+                if isRecord {
+                    onCommitPoint()
+                    if durable { try syncDirectory(w.0.deletingLastPathComponent(), name: w.1) }
+                }
+                if let hook {
+                    do { try hook(.renamed, w.1) } catch { crashed = true; throw error }
+                }
+            } else {
+                try remove(w.0, name: w.1, syncFolder: false)
+                done = k + 1
+            }
+            if !isRecord { folders.insert(w.0.deletingLastPathComponent().path) }
+        }
+        if durable {
+            let sorted = folders.sorted()
+            var fds: [Int32] = []
+            defer { for fd in fds { close(fd) } }
+            for folder in sorted {
+                let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                guard fd >= 0 else { throw StorageError.errno(folder, "cannot open its folder") }
+                fds.append(fd)
+            }
+            if let (i, e) = syncAll(fds, ignoring: EINVAL) {
+                throw StorageError(path: sorted[i], message: "cannot sync its folder: \(String(cString: strerror(e)))")
+            }
+        }
+    }
+
+    /// Runs `fsync` on every descriptor at once (one thread each but the last, which the
+    /// caller's thread syncs); answers the index and errno of the first that failed.
+    static func syncAll(_ fds: [Int32], ignoring ignored: Int32 = 0) -> (Int, Int32)? {
+        guard !fds.isEmpty else { return nil }
+        let results = LockedResults(count: fds.count)
+        let group = DispatchGroup()
+        for i in 0..<(fds.count - 1) {
+            group.enter()
+            let fd = fds[i]
+            let t = Thread {
+                results.set(i, fsync(fd) == 0 ? 0 : errno)
+                group.leave()
+            }
+            t.start()
+        }
+        results.set(fds.count - 1, fsync(fds[fds.count - 1]) == 0 ? 0 : errno)
+        group.wait()
+        return results.firstFailure(ignoring: ignored)
+    }
+
     /// Removes a file (a missing file is fine), syncing its folder when `syncFolder`.
     static func remove(_ url: URL, name: String, syncFolder: Bool = true) throws {
         if unlink(url.path) != 0 && errno != ENOENT { throw StorageError.errno(name, "cannot remove") }
@@ -111,6 +237,58 @@ enum FileIO {
     /// Names in a folder (empty when it does not exist).
     static func list(_ url: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    }
+}
+
+/// Results filled in by several threads.
+private final class LockedResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Int32]
+    init(count: Int) { values = Array(repeating: 0, count: count) }
+    func set(_ i: Int, _ v: Int32) { lock.lock(); values[i] = v; lock.unlock() }
+    func firstFailure(ignoring ignored: Int32) -> (Int, Int32)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return values.firstIndex { $0 != 0 && $0 != ignored }.map { ($0, values[$0]) }
+    }
+}
+
+/// The identity of a file on disk: device, inode, size, and modification and change times in
+/// nanoseconds. techo replaces files by rename (a new inode); any other write changes the
+/// modification time, and the change time cannot be set back. Only a write in place of the same
+/// size within one timestamp tick keeps all of them, which is why `HeldFiles` trusts an
+/// identity alone only for a file that was already older than `SourceIndex.racyWindowNanoseconds`
+/// when it was recorded (git's racy rule).
+struct FileIdentity: Equatable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var mtime: Int64
+    var ctime: Int64
+
+    init(_ st: stat) {
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+        size = Int64(st.st_size)
+        mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        ctime = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+    }
+
+    /// The identity of the regular file at `path` (not following a symbolic link), or nil.
+    static func of(_ path: String) -> FileIdentity? {
+        var st = stat()
+        guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        return FileIdentity(st)
+    }
+
+    /// Whether the file was last changed at least `window` nanoseconds before `now`.
+    func isOlder(than window: Int64, at now: Int64) -> Bool { Swift.max(mtime, ctime) <= now - window }
+
+    /// Now, in nanoseconds since 1970 (the clock file times come from).
+    static func now() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_REALTIME, &t)
+        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
     }
 }
 

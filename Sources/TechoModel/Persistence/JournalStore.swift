@@ -26,6 +26,8 @@ public final class JournalStore {
     /// every save atomic against a crashing process but not against power loss; bulk tests and
     /// benchmarks of the model use it. Default true.
     public var durable = true
+    /// The model files as this store last read or wrote them (see `HeldFiles`).
+    let held = HeldFiles()
 
     static let journalFile = "journal.json"
     static let stateFile = "history/state.json"
@@ -118,29 +120,45 @@ public final class JournalStore {
     }
 
     /// `load` for other files of this type. Caller holds the lock.
-    func loadSnapshot() throws -> ((journal: Journal, pages: PageSet), [String: [UInt8]]) { try load() }
+    func loadSnapshot() throws -> ((journal: Journal, pages: PageSet), [String: [UInt8]]) {
+        let (snapshot, raw, _) = try load()
+        return (snapshot, raw)
+    }
 
-    /// Loads journal and pages with their raw bytes (for diffing). Caller holds the lock.
-    private func load() throws -> ((journal: Journal, pages: PageSet), [String: [UInt8]]) {
+    /// Loads journal and pages with their raw bytes (for diffing) and the files as held. A file
+    /// still holding the bytes the store last read or wrote is not decoded again (`HeldFiles`).
+    /// Caller holds the lock.
+    private func load() throws -> ((journal: Journal, pages: PageSet), [String: [UInt8]], [String: HeldFile]) {
         var raw: [String: [UInt8]] = [:]
-        guard let jbytes = try FileIO.readFile(file(JournalStore.journalFile), name: JournalStore.journalFile, limit: limits.json.maxBytes) else {
+        var files: [String: HeldFile] = [:]
+        let limits = self.limits
+        let journalFile = try held.load(JournalStore.journalFile, in: url, limit: limits.json.maxBytes) { bytes in
+            (.journal(try Journal.decode(bytes: bytes, file: JournalStore.journalFile, limits: limits)), [])
+        }
+        guard let journalFile, let journal = journalFile.journal else {
             throw StorageError(path: JournalStore.journalFile, message: "missing")
         }
-        raw[JournalStore.journalFile] = jbytes
-        let journal = try Journal.decode(bytes: jbytes, file: JournalStore.journalFile, limits: limits)
+        raw[JournalStore.journalFile] = journalFile.bytes
         var pages: PageSet = [:]
         for id in journal.pageOrder {
             let path = JournalStore.pagePath(id)
-            guard let bytes = try FileIO.readFile(file(path), name: path, limit: limits.json.maxBytes) else {
+            let pageFile = try held.load(path, in: url, limit: limits.json.maxBytes) { bytes in
+                // As Page.decode(bytes:), keeping what the fast reader saw of each element's bytes.
+                if let read = PageFileReader.read(bytes, file: path, limits: limits) {
+                    return (.page(read.page), zip(read.elements, read.asWritten).map { $1 ? $0 : nil })
+                }
+                return (.page(try Page.decodeValue(bytes: bytes, file: path, limits: limits)), [])
+            }
+            guard let pageFile, let page = pageFile.page else {
                 throw StorageError(path: path, message: "missing (the page order lists \"\(id)\")")
             }
-            raw[path] = bytes
-            let page = try Page.decode(bytes: bytes, file: path, limits: limits)
+            raw[path] = pageFile.bytes
+            files[path] = pageFile
             try page.checkElementCount(file: path, limits: limits)
             guard page.id == id else { throw StorageError(path: path, message: "holds page \"\(page.id)\", expected \"\(id)\"") }
             pages[id] = page
         }
-        return ((journal, pages), raw)
+        return ((journal, pages), raw, files)
     }
 
     // MARK: Transactions
@@ -160,7 +178,7 @@ public final class JournalStore {
         _ body: (inout Journal, inout PageSet) throws -> R
     ) throws -> R {
         try locked {
-            let ((journal0, pages0), raw) = try load()
+            let ((journal0, pages0), raw, files) = try load()
             var journal = journal0, pages = pages0
             let result = try body(&journal, &pages)
             var created: [AssetRef] = []
@@ -171,15 +189,12 @@ public final class JournalStore {
             for a in importing {
                 if try writeAsset(a) { created.append(a.ref) }
             }
-            var writes = try changedFiles(journal: journal, pages: pages, raw: raw)
+            let (changed, written) = try changedFiles(journal: journal, pages: pages, raw: raw, held: files)
+            var writes = changed
             if writes.isEmpty { return result }
             var state = try readState()
             let n = state.current + 1
-            let step = HistoryStep(
-                description: description,
-                files: writes.map { w in
-                    (w.path, LineDiff(from: LineDiff.lines(raw[w.path]), to: LineDiff.lines(w.bytes)))
-                })
+            let step = HistoryStep(description: description, files: writes.map { w in (w.path, LineDiff(from: raw[w.path], to: w.bytes)) })
             // Drop the redo branch, then the oldest steps beyond the limit.
             for k in stride(from: state.top, to: state.current, by: -1) where k > n { writes.append((JournalStore.stepPath(k), nil)) }
             writes.append((JournalStore.stepPath(n), step.json.serializedBytes()))
@@ -187,40 +202,100 @@ public final class JournalStore {
             for k in state.first..<newFirst { writes.append((JournalStore.stepPath(k), nil)) }
             state = HistoryState(first: newFirst, current: n, top: n)
             writes.append((JournalStore.stateFile, state.json.serializedBytes()))
-            try commit(writes) { committed = true }
+            // A page's escaped text in the record is made from the one its held file keeps.
+            var before: [String: (bytes: [UInt8], text: EscapedText)] = [:]
+            for (path, f) in files { if let text = f.escaped { before[path] = (f.bytes, text) } }
+            let texts = try commit(writes, escapedBefore: before) { committed = true }
+            // Hold what was written: the pages as they read back, journal.json to be read again.
+            held[JournalStore.journalFile] = nil
+            for w in changed where w.path != JournalStore.journalFile {
+                var file = written[w.path]
+                file?.escaped = texts[w.path]
+                held[w.path] = file
+            }
             return result
         }
     }
 
-    /// The files a transaction's result changes, validated.
-    private func changedFiles(journal: Journal, pages: PageSet, raw: [String: [UInt8]]) throws -> [(path: String, bytes: [UInt8]?)] {
+    /// The files a transaction's result changes, validated, and the pages among them as they
+    /// read back (to hold once they are written).
+    private func changedFiles(
+        journal: Journal, pages: PageSet, raw: [String: [UInt8]], held files: [String: HeldFile]
+    ) throws -> ([(path: String, bytes: [UInt8]?)], [String: HeldFile]) {
         guard Set(journal.pageOrder) == Set(pages.keys), journal.pageOrder.count == pages.count else {
             throw StorageError(path: JournalStore.journalFile, message: "the page order \(journal.pageOrder) does not match the pages \(pages.keys.sorted())")
         }
         var out: [(path: String, bytes: [UInt8]?)] = []
+        var written: [String: HeldFile] = [:]
         let jbytes = journal.serialized()
         if jbytes != raw[JournalStore.journalFile] { out.append((JournalStore.journalFile, jbytes)) }
         for id in journal.pageOrder {
             guard let page = pages[id] else { continue }
             let path = JournalStore.pagePath(id)
             guard page.id == id else { throw StorageError(path: path, message: "page \"\(page.id)\" is stored under id \"\(id)\"") }
-            let bytes = page.serialized()
-            if bytes == raw[path] { continue }
+            let old = files[path]
+            // Elements the file holds as the writer writes them are copied from it.
+            let (bytes, spans) = PageFileWriter.serialize(page, reusing: old?.written)
+            if bytesEqual(bytes, raw[path]) {
+                if var same = old, same.elements.count != spans.count || same.elements.contains(nil) {
+                    // The whole file is as written: every element's bytes can be copied next time.
+                    same.elements = spans
+                    held[path] = same
+                }
+                continue
+            }
             guard bytes.count <= limits.json.maxBytes else {
                 throw StorageError(path: path, message: "the page would be \(bytes.count) bytes, over the \(limits.json.maxBytes)-byte limit")
             }
             // What is written must read back: this re-validates anything edited in place.
-            _ = try Page.decode(bytes: bytes, file: path, limits: limits)
+            let back = try readBack(page, bytes: bytes, elements: spans, path: path, before: old?.page)
             try page.checkElementCount(file: path, limits: limits)
             for asset in page.assets.sorted() where !FileManager.default.fileExists(atPath: file(asset.path).path) {
                 throw StorageError(path: path, message: "uses \(asset.path), which is not in the journal (import it first)")
             }
             out.append((path, bytes))
+            written[path] = HeldFile(bytes: bytes, identity: nil, model: .page(back), elements: spans)
         }
         for path in raw.keys.sorted() where path != JournalStore.journalFile && !journal.pageOrder.map(JournalStore.pagePath).contains(path) {
             out.append((path, nil))
         }
-        return out
+        return (out, written)
+    }
+
+    /// What `bytes`, the serialization of `page` with its elements at `elements`, decode to
+    /// (`Page.decode(bytes:)`), or the error decoding throws.
+    ///
+    /// When the page's own fields are written as those of `before` (the page the file held,
+    /// decoded from it), an element written as one of `before`'s (same id) decodes to that
+    /// element, as it did before, so only the other elements are decoded from their bytes; the
+    /// page is then assembled as `Page.decode` does. Anything that fails that way is decoded
+    /// whole, which throws the error naming the JSON path.
+    private func readBack(_ page: Page, bytes: [UInt8], elements spans: [Range<Int>], path: String, before: Page?) throws -> Page {
+        if let before, spans.count == page.elements.count, page.encodesHeaderIdentically(before) {
+            var index: [String: Int] = [:]
+            for (j, e) in before.elements.enumerated() { index[e.id] = j }
+            var decoded: [Element] = []
+            decoded.reserveCapacity(page.elements.count)
+            var ok = true
+            for (i, e) in page.elements.enumerated() {
+                if let j = index[e.id], before.elements[j].encodesIdentically(e) {
+                    decoded.append(before.elements[j])
+                } else if let d = PageFileReader.element(in: bytes, span: spans[i], index: i, dpi: before.dpi, limits: limits) {
+                    decoded.append(d)
+                } else {
+                    ok = false
+                    break
+                }
+            }
+            if ok,
+                let back = try? Page(
+                    id: before.id, size: before.size, dpi: before.dpi, background: before.background, margin: before.margin,
+                    slots: before.slots, elements: decoded, limits: limits)
+            {
+                return back
+            }
+        }
+        return try Page.decode(bytes: bytes, file: path, limits: limits)
     }
 
     // MARK: Undo and redo
@@ -331,36 +406,26 @@ public final class JournalStore {
     /// before the record lands leaves the old state; after, the next opener finishes the change.
     /// `onCommitPoint` is called once the record is on disk: from then on the change happens,
     /// if not now then at the next open.
-    private func commit(_ writes: [(path: String, bytes: [UInt8]?)], onCommitPoint: () -> Void = {}) throws {
-        let record: JSONValue = [
-            "writes": .array(
-                writes.map { w in
-                    ["path": .string(w.path), "content": w.bytes.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null]
-                })
-        ]
-        try FileIO.writeAtomically(
-            record.serializedBytes(), to: file(JournalStore.pendingFile), name: JournalStore.pendingFile,
-            hook: faultHook, durable: durable, onRenamed: onCommitPoint)
-        try apply(writes)
+    /// Answers the escaped text of each file in the record (`pendingRecord`).
+    @discardableResult
+    private func commit(
+        _ writes: [(path: String, bytes: [UInt8]?)], escapedBefore: [String: (bytes: [UInt8], text: EscapedText)] = [:],
+        onCommitPoint: () -> Void = {}
+    ) throws -> [String: EscapedText] {
+        let record = JournalStore.pendingRecord(writes, before: escapedBefore)
+        // The record, then each file, as FileIO.commit orders their syncs.
+        try FileIO.commit(
+            record: (file(JournalStore.pendingFile), JournalStore.pendingFile, record.bytes),
+            writes: writes.map { (file($0.path), $0.path, $0.bytes) }, hook: faultHook, durable: durable, onCommitPoint: onCommitPoint)
         // Applying is idempotent, so losing this unlink to a crash only means applying again.
         try FileIO.remove(file(JournalStore.pendingFile), name: JournalStore.pendingFile, syncFolder: false)
+        return record.texts
     }
 
-    /// Writes and removes files, syncing each touched folder once at the end.
+    /// Writes and removes files, syncing each touched folder once at the end (the files' syncs
+    /// together, then the folders' together: `FileIO.writeAll`).
     private func apply(_ writes: [(path: String, bytes: [UInt8]?)]) throws {
-        var folders = Set<String>()
-        for w in writes {
-            let target = file(w.path)
-            if let bytes = w.bytes {
-                try FileIO.writeAtomically(bytes, to: target, name: w.path, hook: faultHook, durable: durable, syncFolder: false)
-            } else {
-                try FileIO.remove(target, name: w.path, syncFolder: false)
-            }
-            folders.insert(target.deletingLastPathComponent().path)
-        }
-        if durable {
-            for folder in folders.sorted() { try FileIO.syncDirectory(URL(fileURLWithPath: folder), name: folder) }
-        }
+        try FileIO.writeAll(writes.map { (file($0.path), $0.path, $0.bytes) }, hook: faultHook, durable: durable)
     }
 
     /// Finishes an interrupted commit and removes temp files a crash left. Caller holds the lock.
@@ -385,6 +450,7 @@ public final class JournalStore {
                 o.finish()
             }
             try ctx.throwIfProblems()
+            held.removeAll()
             try apply(writes)
             try FileIO.remove(file(JournalStore.pendingFile), name: JournalStore.pendingFile, syncFolder: durable)
         }

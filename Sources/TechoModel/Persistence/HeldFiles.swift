@@ -1,0 +1,91 @@
+// What a store keeps of the model files it last read or wrote: each file's bytes, its identity
+// on disk and what it decodes to. A transaction, a read and an open all begin by loading the
+// journal; with the files held, a file still holding the bytes the store knows is not decoded
+// again (and not even read, once its identity can be trusted), so a long-lived store (the
+// editor's server, a library `JournalEditor`) pays for decoding only what changed on disk, and
+// a command decodes each file once although it opens the journal before its transaction.
+// See docs/decisions/change-cost.md.
+
+import Foundation
+
+/// One model file as a store last saw it.
+struct HeldFile {
+    /// What the file decodes to.
+    enum Model {
+        case journal(Journal)
+        case page(Page)
+    }
+
+    /// The file's bytes.
+    var bytes: [UInt8]
+    /// Its identity when those bytes were read, nil when the store wrote them (its identity was
+    /// not taken).
+    var identity: FileIdentity?
+    /// Whether `identity` was taken when the file was already older than the racy window, so
+    /// that a file with that identity now holds these bytes without being read.
+    var settled = false
+    /// What `bytes` decode to (`Page.decode(bytes:)`, `Journal.decode(bytes:)`).
+    var model: Model
+    /// For a page, where each element's object is in `bytes` when those are the bytes the
+    /// writer gives for it (`PageFileWriter.Written`); empty when not known.
+    var elements: [Range<Int>?] = []
+    /// `bytes` escaped as the pending record holds them, once a record has (`EscapedText`).
+    var escaped: EscapedText?
+
+    /// The page as `PageFileWriter` can copy from.
+    var written: PageFileWriter.Written? {
+        guard let page, elements.count == page.elements.count else { return nil }
+        return PageFileWriter.Written(page: page, bytes: bytes, elements: elements)
+    }
+
+    var page: Page? { if case .page(let p) = model { return p } else { return nil } }
+    var journal: Journal? { if case .journal(let j) = model { return j } else { return nil } }
+}
+
+/// The files a store holds, by bundle-relative path. Every use is under the journal's lock;
+/// the class's own lock is for a store shared by threads.
+final class HeldFiles: @unchecked Sendable {
+    private let lock = NSLock()
+    private var files: [String: HeldFile] = [:]
+
+    subscript(path: String) -> HeldFile? {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return files[path]
+        }
+        set {
+            lock.lock()
+            files[path] = newValue
+            lock.unlock()
+        }
+    }
+
+    func removeAll() {
+        lock.lock()
+        files = [:]
+        lock.unlock()
+    }
+
+    /// The file at `path` of `folder`, from what is held when the file on disk is still the
+    /// one held (its settled identity unchanged, or its bytes the same), else read and decoded
+    /// with `decode`, and held. Nil when the file does not exist.
+    func load(_ path: String, in folder: URL, limit: Int, decode: ([UInt8]) throws -> (HeldFile.Model, [Range<Int>?])) throws -> HeldFile? {
+        let url = folder.appendingPathComponent(path)
+        let old = self[path]
+        if let old, old.settled, let id = old.identity, FileIdentity.of(url.path) == id { return old }
+        guard let (bytes, st) = try FileIO.readFileAndStat(url, name: path, limit: limit) else { return nil }
+        let identity = FileIdentity(st)
+        let settled = identity.isOlder(than: SourceIndex.racyWindowNanoseconds, at: FileIdentity.now())
+        if var same = old, bytesEqual(same.bytes, bytes) {
+            same.identity = identity
+            same.settled = settled
+            self[path] = same
+            return same
+        }
+        let (model, elements) = try decode(bytes)
+        let file = HeldFile(bytes: bytes, identity: identity, settled: settled, model: model, elements: elements)
+        self[path] = file
+        return file
+    }
+}
