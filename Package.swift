@@ -85,7 +85,8 @@ let package = Package(
             dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText", "TechoRaster", "TechoEditing", "TechoCommands", "TechoServer", "Techo"]),
         .executableTarget(name: "techo-fuzz", dependencies: ["TechoFuzzTargets", "TechoGeometry"]),
         .executableTarget(
-            name: "techo-bench", dependencies: ["Techo", "TechoRender", "TechoCodecs", "TechoRaster", "TechoText", "TechoModel", "TechoGeometry"],
+            name: "techo-bench",
+            dependencies: ["Techo", "TechoEditing", "TechoRender", "TechoCodecs", "TechoRaster", "TechoText", "TechoModel", "TechoGeometry"],
             path: "Sources/techo-bench"),
 
         .target(name: "TechoTestSupport", dependencies: ["TechoRaster", "TechoCodecs"], path: "Tests/TechoTestSupport"),
@@ -104,7 +105,7 @@ let package = Package(
         .testTarget(name: "TechoEditingTests", dependencies: ["TechoEditing", "TechoModel", "TechoCodecs", "TechoRender", "TechoText"]),
         .testTarget(
             name: "TechoServerTests",
-            dependencies: ["TechoServer", "TechoEditing", "TechoCommands", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),
+            dependencies: ["TechoServer", "TechoEditing", "TechoCommands", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport", "Techo"]),
         .testTarget(
             name: "TechoCommandsTests",
             dependencies: ["TechoCommands", "TechoEditing", "TechoExport", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),

@@ -109,24 +109,17 @@ public final class JournalEditor {
         let name = file.lastPathComponent
         let bytes = try EditError.wrapping { try FileBytes.contents(of: file.path, maxBytes: ImageLimits.default.maxFileBytes) }
         let picture = try PageEdits.preparePicture(bytes, name: name, keepGPS: keepGPS)
-        let center: Point
-        if let at { center = at } else { center = try pageCenter(pageID) }
         // The picture is written inside the same locked change as the page, so a failed edit
         // leaves no file behind.
         return try PageEdits.editPage(pageID, of: store, description: "add \(photo ? "photo" : "image") \(name)", importing: [picture.asset]) { page in
-            let kind: Element.Kind = photo ? .photo : .image
             let image = try ImageContent(asset: picture.asset.ref, naturalWidth: picture.naturalWidth, naturalHeight: picture.naturalHeight)
-            let scale =
-                try width.map { w -> Double in
-                    guard w.isFinite, w > 0 else { throw EditError(.invalid, "width: expected a positive number, got \(w)") }
-                    return w / picture.naturalWidth
-                } ?? 1
-            let id = page.nextElementID(for: kind)
-            page.elements.append(
-                try Element(
-                    id: id, content: photo ? .photo(PhotoContent(image: image)) : .image(image),
-                    placement: try Placement(center: center, scale: scale)))
-            return id
+            var placement: Placement?
+            if let width {
+                guard FieldRules.maxWidth.contains(width) else { throw EditError(.invalid, field: "width", FieldRules.maxWidth.refusal(width)) }
+                placement = try Placement(center: try at ?? pageCenter(page), scale: width / picture.naturalWidth)
+            }
+            let new = NewElement(content: photo ? .photo(PhotoContent(image: image)) : .image(image), placement: placement, center: at)
+            return try PageEdits.add(new, to: &page, renderer: renderer)
         }
     }
 
@@ -136,14 +129,17 @@ public final class JournalEditor {
     /// - Throws: `EditError` `.invalid` naming the field, `.notFound` for an unknown page.
     @discardableResult
     public func addText(_ text: TextContent, to pageID: String, at: Point? = nil) throws(EditError) -> String {
-        do { try text.validate() } catch { throw EditError(from: error) }
-        let center: Point
-        if let at { center = at } else { center = try pageCenter(pageID) }
-        return try PageEdits.editPage(pageID, of: store, description: "add text") { page in
-            let id = page.nextElementID(for: .text)
-            page.elements.append(try Element(id: id, content: .text(text), placement: try Placement(center: center)))
-            return id
+        try PageEdits.editPage(pageID, of: store, description: "add text") { page in
+            try PageEdits.add(NewElement(content: .text(text), center: at), to: &page, renderer: renderer)
         }
+    }
+
+    /// Changes fields of element `elementID` (opacity, placement, text, photo and outline fields;
+    /// see `ElementPatch`) as one history step, with the rules `techo set` and the editor apply.
+    /// - Throws: `EditError` `.invalid` naming the field (out of range, not a field of the
+    ///   element's kind, a placement on ink), `.notFound` for an unknown page or element.
+    public func set(_ patch: ElementPatch, on elementID: String, of pageID: String) throws(EditError) {
+        try PageEdits.editPage(pageID, of: store, description: "set \(elementID)") { page in try PageEdits.set(patch, on: elementID, of: &page) }
     }
 
     /// Applies gestures (pan, pinch, rotate, double-tap, flip) to element `elementID` as one
@@ -161,7 +157,7 @@ public final class JournalEditor {
     /// layer's id.
     @discardableResult
     public func draw(_ stroke: Stroke, on pageID: String) throws(EditError) -> String {
-        try PageEdits.editPage(pageID, of: store, description: "draw \(stroke.tool.rawValue)") { page in try page.appendStroke(stroke) }
+        try PageEdits.editPage(pageID, of: store, description: "draw \(stroke.tool.rawValue)") { page in try PageEdits.draw(stroke, on: &page) }
     }
 
     /// Takes back the last change; false when there is nothing to undo.
@@ -192,9 +188,8 @@ public final class JournalEditor {
 
     // MARK: Private
 
-    private func pageCenter(_ pageID: String) throws(EditError) -> Point {
-        let page = try page(pageID)
-        let (w, h) = try EditError.wrapping { try renderer.resolvedSize(of: page) }
+    private func pageCenter(_ page: Page) throws -> Point {
+        let (w, h) = try renderer.resolvedSize(of: page)
         return Point(x: w / 2, y: h / 2)
     }
 }

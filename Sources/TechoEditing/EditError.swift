@@ -37,9 +37,38 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is wrong, naming the field, file, id or value at fault; no "error:" prefix.
     public var message: String
 
+    /// The field at fault by its JSON name (`lineHeight`, `at`), when the error is about one;
+    /// `message` then begins with it.
+    public var field: String?
+
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
+    }
+
+    /// An error about one field: the message reads "`field`: `detail`".
+    public init(_ kind: Kind, field: String, _ detail: String) {
+        self.kind = kind
+        self.field = field
+        self.message = "\(field): \(detail)"
+    }
+
+    /// The same error with the field called what a front end calls it (`--line-height` for
+    /// `lineHeight`); an error about no field comes back as it is.
+    public func relabelled(_ label: (String) -> String) -> EditError {
+        guard let field, message.hasPrefix(field + ": ") else { return self }
+        var e = self
+        e.message = label(field) + message.dropFirst(field.count)
+        return e
+    }
+
+    /// The same error, about `field`.
+    public func relabelled(field: String) -> EditError {
+        if self.field != nil { return self }
+        var e = self
+        e.field = field
+        e.message = "\(field): \(message)"
+        return e
     }
 
     public var description: String { message }
@@ -68,7 +97,9 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
             }
         case let e as GestureError: self.init(.invalid, "refused, nothing changed: \(e.message)")
         case let e as GestureReplayError: self.init(.invalid, e.description)
-        case let e as ValueError: self.init(.invalid, e.message)
+        case let e as ValueError:
+            self.init(.invalid, e.message)
+            field = e.field
         case let e as PathError: self.init(.notFound, e.description)
         case let e as StorageError: self.init(.failure, e.description)
         case let e as RenderError: self.init(.unrenderable, e.description)

@@ -74,11 +74,20 @@ public enum PageEdits {
                 var page = try PageEdits.page(id, in: pages, journal: journal)
                 let before = page
                 let result = try body(&page)
-                try FontRules.checkChangedTexts(page, was: before)
+                try PageEdits.check(page, was: before)
                 pages[page.id] = page
                 return result
             }
         }
+    }
+
+    /// The rules every page that is written passes, whoever changed it (a command, the
+    /// editor, the library, a manifest): no more elements than the limit, and each text whose
+    /// font changed names an installed family or an imported font file. `before` is the page as
+    /// it was (nil for a new one), so an unchanged text is not looked up again.
+    public static func check(_ page: Page, was before: Page?) throws(EditError) {
+        try EditError.wrapping { try page.checkElementCount(file: "pages/\(page.id).json", limits: .default) }
+        try FontRules.checkChangedTexts(page, was: before)
     }
 
     // MARK: Pictures

@@ -62,7 +62,7 @@ extension EditorServer {
         return try editPage(id, "draw \(tool)", extra: { $0["id"] = .string(layer) }) { p in
             guard let stroke = Stroke.decode(root, dpi: p.dpi) else { try ctx.throwIfProblems(); throw EditError(.invalid, "request body: not a stroke") }
             try ctx.throwIfProblems()
-            layer = try p.appendStroke(stroke)
+            layer = try PageEdits.draw(stroke, on: &p)
         }
     }
 
@@ -78,12 +78,9 @@ extension EditorServer {
         return try editPage(id, "add \(kind)", extra: { $0["id"] = .string(added) }) { p in
             guard let e = Element.decode(root, addingTo: p) else { try ctx.throwIfProblems(); throw EditError(.invalid, "request body: not an element") }
             try ctx.throwIfProblems()
-            switch e.content {
-            case .text(let t): try t.validate()
-            default: break
-            }
-            p.elements.append(e)
-            added = e.id
+            added = try PageEdits.add(
+                NewElement(id: e.id, content: e.content, placement: e.placement, opacity: e.opacity, hidden: e.hidden, clip: e.clip), to: &p, renderer: renderer
+            )
         }
     }
 
@@ -119,19 +116,9 @@ extension EditorServer {
         let asset = picture.asset.ref
         var added = ""
         return try editPage(id, "add \(type) \(name)", importing: [picture.asset], extra: { $0["id"] = .string(added) }) { p in
-            let kind: Element.Kind = type == "photo" ? .photo : .image
             let image = try ImageContent(asset: asset, naturalWidth: picture.naturalWidth, naturalHeight: picture.naturalHeight)
-            let size = try renderer.resolvedSize(of: p)
-            // A picture larger than the page comes in fitted to 80% of it, like a phone app's.
-            var fit = 0.8 * size.width / picture.naturalWidth
-            if p.size.height != nil { fit = min(fit, 0.8 * size.height / picture.naturalHeight) }
-            let scale = max(Placement.scaleRange.lowerBound, min(1, fit))
-            let center =
-                x.map { Point($0, y ?? 0) } ?? Point(size.width / 2, p.size.height == nil ? picture.naturalHeight * scale / 2 + p.margin : size.height / 2)
-            let placement = try Placement(center: center, scale: scale)
-            added = p.nextElementID(for: kind)
-            let content: Element.Content = kind == .photo ? .photo(PhotoContent(image: image)) : .image(image)
-            p.elements.append(try Element(id: added, content: content, placement: placement))
+            let content: Element.Content = type == "photo" ? .photo(PhotoContent(image: image)) : .image(image)
+            added = try PageEdits.add(NewElement(content: content, center: x.map { Point($0, y ?? 0) }, fitToPage: true), to: &p, renderer: renderer)
         }
     }
 
@@ -140,65 +127,38 @@ extension EditorServer {
     func setElement(_ id: String, _ eid: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let (ctx, root) = try body(request)
         return try editPage(id, "set \(eid)") { p in
-            let i = try PageEdits.elementIndex(eid, on: p)
-            var e = p.elements[i]
+            _ = try PageEdits.elementIndex(eid, on: p)
             guard let o = root.object() else { try ctx.throwIfProblems(); return }
-            defer { o.finish() }
-            if let n = o.optional("opacity"), let v = n.number(FieldRules.opacity) { e.opacity = v }
-            if let n = o.optional("hidden"), let v = n.bool() { e.hidden = v }
-            let moves = ["at", "scale", "rotate"].filter(o.has)
-            if !moves.isEmpty {
-                if e.kind == .ink {
-                    o.optional(moves[0])?.report(PageEdits.inkHasNoTransform(eid).message)
-                } else {
-                    let pl = e.placement
-                    let at = o.optional("at")?.point().map { Point($0.0, $0.1) } ?? pl.center
-                    let scale = o.optional("scale")?.number(FieldRules.scale) ?? pl.scale
-                    let rotate = o.optional("rotate")?.number(FieldRules.rotation) ?? pl.rotation
-                    do { e.placement = try Placement(center: at, scale: scale, rotation: rotate, flipH: pl.flipH, flipV: pl.flipV) } catch {
-                        root.report("\(error)")
-                    }
-                }
+            var patch = ElementPatch()
+            patch.opacity = o.optional("opacity")?.number(FieldRules.opacity)
+            patch.hidden = o.optional("hidden")?.bool()
+            patch.at = o.optional("at")?.point().map { Point($0.0, $0.1) }
+            patch.scale = o.optional("scale")?.number(FieldRules.scale)
+            patch.rotate = o.optional("rotate")?.number(FieldRules.rotation)
+            patch.text = o.optional("text")?.string()
+            patch.font = o.optional("font")?.string()
+            patch.size = o.optional("size")?.length(dpi: p.dpi, FieldRules.fontSize)
+            patch.color = o.optional("color")?.color()
+            patch.align = o.optional("align")?.choice(TextContent.Align.self)
+            patch.weight = o.optional("weight")?.integer(FieldRules.weight)
+            patch.italic = o.optional("italic")?.bool()
+            if let n = o.optional("maxWidth") {
+                if case .null = n.value { patch.maxWidth = .some(nil) } else if let v = n.length(dpi: p.dpi, FieldRules.maxWidth) { patch.maxWidth = .some(v) }
             }
-            let textKeys = ["text", "font", "size", "color", "align", "weight", "italic", "maxWidth", "lineHeight", "letterSpacing"]
-            let photoKeys = ["frame", "radius", "shadow"] + PhotoContent.adjustmentRanges.map(\.0)
-            func refuse(_ keys: [String], kind: String) {
-                for k in keys where o.has(k) { o.optional(k)?.report("applies to \(kind) elements; '\(eid)' is \(e.kind.rawValue)") }
+            patch.lineHeight = o.optional("lineHeight")?.number(FieldRules.lineHeight)
+            patch.letterSpacing = o.optional("letterSpacing")?.length(dpi: p.dpi, FieldRules.letterSpacing)
+            if let n = o.optional("outline") {
+                if case .null = n.value { patch.outline = .some(nil) } else if let v = Outline.decode(n, dpi: p.dpi) { patch.outline = .some(v) }
             }
-            switch e.content {
-            case .text(var t):
-                refuse(photoKeys, kind: "photo")
-                if let n = o.optional("text"), let v = n.string() { t.text = v }
-                if let n = o.optional("font"), let v = n.string() { t.font = v }
-                if let n = o.optional("size"), let v = n.length(dpi: p.dpi, FieldRules.fontSize) { t.size = v }
-                if let n = o.optional("color"), let v = n.color() { t.color = v }
-                if let n = o.optional("align"), let v = n.choice(TextContent.Align.self) { t.align = v }
-                if let n = o.optional("weight"), let v = n.integer(FieldRules.weight) { t.weight = v }
-                if let n = o.optional("italic"), let v = n.bool() { t.italic = v }
-                if let n = o.optional("maxWidth") {
-                    if case .null = n.value { t.maxWidth = nil } else if let v = n.length(dpi: p.dpi, FieldRules.maxWidth) { t.maxWidth = v }
-                }
-                if let n = o.optional("lineHeight"), let v = n.number(FieldRules.lineHeight) { t.lineHeight = v }
-                if let n = o.optional("letterSpacing"), let v = n.length(dpi: p.dpi, FieldRules.letterSpacing) { t.letterSpacing = v }
-                if ctx.isClean { try t.validate() }
-                e.content = .text(t)
-            case .photo(var ph):
-                refuse(textKeys, kind: "text")
-                if let n = o.optional("frame"), let v = n.choice(PhotoContent.Frame.self) { ph.frame = v }
-                if let n = o.optional("radius"), let v = n.length(dpi: p.dpi, FieldRules.radius) { ph.radius = v }
-                if let n = o.optional("shadow"), let v = n.bool() { ph.shadow = v }
-                for ((name, _, kp), rule) in zip(PhotoContent.adjustmentRanges, FieldRules.adjustments) {
-                    if let n = o.optional(name), let v = n.number(rule) { ph[keyPath: kp] = v }
-                }
-                if ctx.isClean { try ph.validate() }
-                e.content = .photo(ph)
-            case .image, .ink, .washi:
-                refuse(textKeys, kind: "text")
-                refuse(photoKeys, kind: "photo")
+            patch.frame = o.optional("frame")?.choice(PhotoContent.Frame.self)
+            patch.radius = o.optional("radius")?.length(dpi: p.dpi, FieldRules.radius)
+            patch.shadow = o.optional("shadow")?.bool()
+            for (name, rule) in zip(PhotoContent.adjustmentRanges.map(\.0), FieldRules.adjustments) {
+                if let v = o.optional(name)?.number(rule) { patch.adjustments[name] = v }
             }
             o.finish()
             try ctx.throwIfProblems()
-            p.elements[i] = e
+            try PageEdits.set(patch, on: eid, of: &p)
         }
     }
 

@@ -20,6 +20,7 @@
 import Foundation
 import Techo
 import TechoCodecs
+import TechoEditing
 import TechoGeometry
 import TechoModel
 import TechoRaster
@@ -301,7 +302,9 @@ func moveBench() {
         for i in 0...runs {
             let t0 = now(), c0 = processCPU()
             try store.transaction(description: "gesture \(sticker)") { _, pages in
-                try pages["p1"]?.apply([.pan(dx: i % 2 == 0 ? 5 : -5, dy: i % 2 == 0 ? 3 : -3)], to: sticker)
+                guard var page = pages["p1"] else { return }
+                try PageEdits.move(sticker, on: &page, by: [.pan(dx: i % 2 == 0 ? 5 : -5, dy: i % 2 == 0 ? 3 : -3)])
+                pages["p1"] = page
             }
             if i > 0 { fastWall.append(now() - t0); fastCPU.append(processCPU() - c0) }
         }

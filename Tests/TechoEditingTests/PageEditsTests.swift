@@ -102,7 +102,7 @@ private func page() throws -> Page {
         // refused by the text engine (≤ 10); now all say the same.
         var t = TextContent(text: "Hi")
         t.lineHeight = 50
-        #expect(throws: ValueError("lineHeight: 50 is out of range (expected more than 0 and at most 10 × the size)")) { try t.validate() }
+        #expect(throws: ValueError(field: "lineHeight", "50 is out of range (expected more than 0 and at most 10 × the size)")) { try t.validate() }
     }
 
     @Test func theTextLimitIsCountedAsTheTextEngineCountsIt() throws {

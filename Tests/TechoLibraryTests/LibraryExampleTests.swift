@@ -92,7 +92,7 @@ import Testing
         let journal = try JournalEditor.create(at: dir.appendingPathComponent("j.techo"), size: "400x300")
         var tall = TextContent(text: "hi")
         tall.lineHeight = 50
-        #expect(throws: EditError(.invalid, "lineHeight: 50 is out of range (expected more than 0 and at most 10 × the size)")) {
+        #expect(throws: EditError(.invalid, field: "lineHeight", "50 is out of range (expected more than 0 and at most 10 × the size)")) {
             try journal.addText(tall, to: "p1")
         }
         var path = TextContent(text: "hi")

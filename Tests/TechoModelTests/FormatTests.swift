@@ -96,7 +96,7 @@ import Testing
         #expect(
             found == [
                 "elements[0].strokes[0].points: 4 points is over the limit of 3",
-                "elements[1].text: text of 8 characters is over the limit of 5",
+                "elements[1].text: 8 characters is over the limit of 5",
                 "elements[2].size: 12500 is out of range (expected from 1 to 2000 px)",
             ])
     }

@@ -3,6 +3,7 @@ import Foundation
 import TechoEditing
 import TechoGeometry
 import TechoModel
+import TechoRender
 import TechoText
 
 /// Options every placed element shares.
@@ -24,16 +25,17 @@ enum PlacementOptions {
         OptionSpec("keep-gps", help: "keep GPS location data in imported JPEG and HEIC photos (removed by default)"),
     ]
 
-    static func id(_ args: ParsedArguments, page: Page, kind: Element.Kind) throws -> String {
-        guard let a = args.arg("id") else { return page.nextElementID(for: kind) }
-        guard Identifier.isValid(a.text) else { throw a.fail("expected an id of 1-64 letters, digits, - or _") }
-        if page.index(of: a.text) != nil { throw EditError(.invalid, "--id: page \(page.id) already has an element '\(a.text)'") }
-        return a.text
+    /// Puts `new` on the page through the one operation every front end uses, with its
+    /// refusals named as options (`--id`).
+    static func add(_ new: NewElement, to page: inout Page, store: JournalStore, label: (String) -> String = optionLabel) throws -> String {
+        do { return try PageEdits.add(new, to: &page, renderer: PageRenderer(assetURL: store.assetURL)) } catch { throw optionRefusal(error, label: label) }
     }
 
-    /// The placement from --at, --scale/--width/--height, --rotate and --flip.
-    static func placement(_ args: ParsedArguments, page: Page, natural: (Double, Double)?) throws -> Placement {
+    /// The placement from --at, --scale/--width/--height, --rotate and --flip; nil when none is
+    /// given (the default placement of `PageEdits.add`).
+    static func placement(_ args: ParsedArguments, page: Page, natural: (Double, Double)?) throws -> Placement? {
         try args.exclusive(["width", "height", "scale"], command: "add")
+        guard ["at", "scale", "width", "height", "rotate", "flip"].contains(where: args.has) else { return nil }
         let center = try args.arg("at")?.point(dpi: page.dpi) ?? page.center
         var scale = try args.arg("scale")?.number(FieldRules.scale) ?? 1
         if let (w, h) = natural {
@@ -114,9 +116,13 @@ enum PhotoAdjustments {
         OptionSpec(name, value: "V", help: "\(name) from \(fmt(range.lowerBound)) to \(fmt(range.upperBound)) (default 0)")
     }
 
-    static func apply(_ args: ParsedArguments, to photo: inout PhotoContent) throws {
-        for ((name, _, kp), rule) in zip(PhotoContent.adjustmentRanges, FieldRules.adjustments) {
-            if let a = args.arg(name) { photo[keyPath: kp] = try a.number(rule) }
+    /// The photo fields the options set (frame, radius, adjustments; not `--shadow`, which
+    /// `add` and `set` spell differently), into `p`.
+    static func patch(_ args: ParsedArguments, dpi: Double, into p: inout ElementPatch) throws {
+        if let f = args.arg("frame") { p.frame = PhotoContent.Frame(rawValue: try f.choice(PhotoContent.Frame.allCases.map(\.rawValue)))! }
+        if let r = args.arg("radius") { p.radius = try r.length(dpi: dpi, FieldRules.radius) }
+        for (name, rule) in zip(PhotoContent.adjustmentRanges.map(\.0), FieldRules.adjustments) {
+            if let a = args.arg(name) { p.adjustments[name] = try a.number(rule) }
         }
     }
 }
@@ -132,8 +138,6 @@ enum AddPicture {
             pos[1], of: store, description: "\(command) \(pos[2].text)",
             importing: [file.asset]
         ) { page in
-            let kind: Element.Kind = photo ? .photo : .image
-            let id = try PlacementOptions.id(args, page: page, kind: kind)
             let natural = (Double(file.info.naturalWidth), Double(file.info.naturalHeight))
             let image = try ImageContent(
                 asset: asset, naturalWidth: natural.0, naturalHeight: natural.1,
@@ -142,38 +146,37 @@ enum AddPicture {
             var shown = natural
             if photo {
                 var p = PhotoContent(image: image)
-                if let f = args.arg("frame") { p.frame = PhotoContent.Frame(rawValue: try f.choice(PhotoContent.Frame.allCases.map(\.rawValue)))! }
-                if let r = args.arg("radius") { p.radius = try r.length(dpi: page.dpi, FieldRules.radius) }
-                p.shadow = args.has("shadow")
+                var patch = ElementPatch()
+                try PhotoAdjustments.patch(args, dpi: page.dpi, into: &patch)
+                if args.has("shadow") { patch.shadow = true }
                 if let c = args.arg("crop") {
                     let v = try c.numbers(count: 4, in: 0...1e6)
                     p.crop = Rect(x: v[0], y: v[1], width: v[2], height: v[3])
                     shown = (v[2], v[3])
                 }
-                try PhotoAdjustments.apply(args, to: &p)
-                do { try p.validate() } catch { throw UsageError("\(command): \(error)") }
+                do throws(EditError) { try patch.apply(to: &p) } catch { throw optionRefusal(error) }
                 content = .photo(p)
             } else {
                 for o in ["frame", "radius", "shadow", "crop"] where args.has(o) {
                     throw UsageError("add image: --\(o) is a photo option; use 'techo add photo'")
                 }
             }
-            var placement: Placement
+            var placement: Placement?
             var clip: SlotFrame?
             if let slot = try PlacementOptions.slot(args, page: page, kind: photo ? .photo : .image) {
                 let fit = Slot.Fit(rawValue: try args.arg("fit")?.choice(["cover", "contain"]) ?? "cover")!
-                placement = try slot.placement(width: shown.0, height: shown.1, fit: fit)
+                var p = try slot.placement(width: shown.0, height: shown.1, fit: fit)
                 if fit == .cover { clip = slot.frame }
                 if let f = args.arg("flip") {
                     let axes = try f.choice(["h", "v", "hv", "vh"])
-                    for ch in axes { try placement.apply(.flip(ch == "h" ? .h : .v)) }
+                    for ch in axes { try p.apply(.flip(ch == "h" ? .h : .v)) }
                 }
+                placement = p
             } else {
                 placement = try PlacementOptions.placement(args, page: page, natural: shown)
             }
-            let element = try Element(id: id, content: content, placement: placement, opacity: PlacementOptions.opacity(args), clip: clip)
-            page.elements.append(element)
-            return id
+            let new = NewElement(id: args.arg("id")?.text, content: content, placement: placement, opacity: try PlacementOptions.opacity(args), clip: clip)
+            return try PlacementOptions.add(new, to: &page, store: store)
         }
         io.out("\(id)\n")
     }
@@ -195,20 +198,22 @@ enum AddTextCommand: TechoCommand {
         let store = try JournalAccess.open(pos[0], io: io)
         let fontFile = try TextOptions.fontFile(args, io: io)
         let id: String = try JournalAccess.editPage(pos[1], of: store, description: "add text", importing: fontFile.map { [$0] } ?? []) { page in
-            let id = try PlacementOptions.id(args, page: page, kind: .text)
             var text = TextContent(text: pos[2].text)
-            try TextOptions.apply(args, to: &text, dpi: page.dpi, fontFile: fontFile)
-            var placement: Placement
+            var patch = ElementPatch()
+            try TextOptions.patch(args, dpi: page.dpi, fontFile: fontFile, into: &patch)
+            if let o = try PlacementOptions.outline(args.arg("outline"), dpi: page.dpi) { patch.outline = .some(o) }
+            var placement: Placement?
             if let slot = try PlacementOptions.slot(args, page: page, kind: .text) {
                 placement = try Placement(center: slot.frame.rect.center, rotation: slot.frame.rotation)
-                if !args.has("max-width") { text.maxWidth = slot.frame.rect.width }
-                if !args.has("align") { text.align = .center }
+                if patch.maxWidth == nil { patch.maxWidth = .some(slot.frame.rect.width) }
+                if patch.align == nil { patch.align = .center }
             } else {
                 placement = try PlacementOptions.placement(args, page: page, natural: nil)
             }
-            do { try text.validate() } catch { throw UsageError("add text: \(error)") }
-            page.elements.append(try Element(id: id, content: .text(text), placement: placement, opacity: PlacementOptions.opacity(args)))
-            return id
+            let label = { (field: String) in field == "text" ? "TEXT" : optionLabel(field) }
+            do throws(EditError) { try patch.apply(to: &text) } catch { throw optionRefusal(error, label: label) }
+            let new = NewElement(id: args.arg("id")?.text, content: .text(text), placement: placement, opacity: try PlacementOptions.opacity(args))
+            return try PlacementOptions.add(new, to: &page, store: store, label: label)
         }
         io.out("\(id)\n")
     }
@@ -237,21 +242,42 @@ enum TextOptions {
         do { return try FontRules.prepareFontFile(bytes, name: a.text) } catch { throw a.blame(error) }
     }
 
-    static func apply(_ args: ParsedArguments, to t: inout TextContent, dpi: Double, fontFile: AssetImport? = nil) throws {
-        if let a = args.arg("font") {
-            t.font = a.text
-            t.fontFile = nil
-        }
-        if let f = fontFile { t.fontFile = f.ref }
-        if let a = args.arg("weight") { t.weight = a.text == "bold" ? 700 : a.text == "normal" ? 400 : try a.integer(FieldRules.weight) }
-        if args.has("italic") { t.italic = true }
-        if let a = args.arg("size") { t.size = try a.length(dpi: dpi, FieldRules.fontSize) }
-        if let a = args.arg("color") { t.color = try a.color() }
-        if let a = args.arg("align") { t.align = TextContent.Align(rawValue: try a.choice(["left", "center", "right"]))! }
-        if let a = args.arg("max-width") { t.maxWidth = try a.length(dpi: dpi, FieldRules.maxWidth) }
-        if let a = args.arg("line-height") { t.lineHeight = try a.number(FieldRules.lineHeight) }
-        if let a = args.arg("letter-spacing") { t.letterSpacing = try a.length(dpi: dpi, FieldRules.letterSpacing) }
-        if let o = try PlacementOptions.outline(args.arg("outline"), dpi: dpi) { t.outline = o }
+    /// The text fields the options set (not `--outline`, which `add` and `set` spell
+    /// differently), into `p`.
+    static func patch(_ args: ParsedArguments, dpi: Double, fontFile: AssetImport?, into p: inout ElementPatch) throws {
+        if let a = args.arg("font") { p.font = a.text }
+        if let f = fontFile { p.fontFile = f.ref }
+        if let a = args.arg("weight") { p.weight = a.text == "bold" ? 700 : a.text == "normal" ? 400 : try a.integer(FieldRules.weight) }
+        if args.has("italic") { p.italic = true }
+        if let a = args.arg("size") { p.size = try a.length(dpi: dpi, FieldRules.fontSize) }
+        if let a = args.arg("color") { p.color = try a.color() }
+        if let a = args.arg("align") { p.align = TextContent.Align(rawValue: try a.choice(["left", "center", "right"]))! }
+        if let a = args.arg("max-width") { p.maxWidth = .some(try a.length(dpi: dpi, FieldRules.maxWidth)) }
+        if let a = args.arg("line-height") { p.lineHeight = try a.number(FieldRules.lineHeight) }
+        if let a = args.arg("letter-spacing") { p.letterSpacing = try a.length(dpi: dpi, FieldRules.letterSpacing) }
+    }
+}
+
+/// A refusal of a value the command line gave (a field of `ElementPatch` or `NewElement`): a
+/// usage error naming the option (`--line-height` for `lineHeight`). An `--id` is refused for
+/// what the page already holds, so it stays a data error (65), named as the option; any other
+/// error is as it is.
+func optionRefusal(_ error: EditError, label: (String) -> String = optionLabel) -> Error {
+    guard error.kind == .invalid, let field = error.field else { return error }
+    if field == "id" { return error.relabelled(label) }
+    return UsageError(error.relabelled(label).message)
+}
+
+/// What an option of `add` or `set` is called for a field of `ElementPatch`: `--line-height` for
+/// `lineHeight`.
+func optionLabel(_ field: String) -> String {
+    switch field {
+    case "hidden": return "--hide/--show"
+    case "type": return "add"
+    default:
+        var out = "--"
+        for ch in field { if ch.isUppercase { out += "-" + ch.lowercased() } else { out.append(ch) } }
+        return out
     }
 }
 
@@ -280,7 +306,6 @@ enum AddWashiCommand: TechoCommand {
         let pattern = try args.arg("pattern").map { try JournalAccess.readImage($0, io: io, keepGPS: false).asset }
         let patternAsset = pattern?.ref
         let id: String = try JournalAccess.editPage(pos[1], of: store, description: "add washi", importing: pattern.map { [$0] } ?? []) { page in
-            let id = try PlacementOptions.id(args, page: page, kind: .washi)
             let from = try fromArg.point(dpi: page.dpi), to = try toArg.point(dpi: page.dpi)
             guard from != to else { throw UsageError("--to: the strip needs two different ends") }
             let mid = from.lerp(to, 0.5)
@@ -288,9 +313,9 @@ enum AddWashiCommand: TechoCommand {
             let fill: WashiContent.Fill = try patternAsset.map { .pattern($0) } ?? .color(args.arg("color")?.color() ?? WashiContent.defaultColor)
             let ends = WashiContent.Ends(rawValue: try args.arg("ends")?.choice(["torn", "zigzag"]) ?? "torn")!
             let washi = try WashiContent(from: from - mid, to: to - mid, width: width, fill: fill, ends: ends)
-            let placement = try Placement(center: mid)
-            page.elements.append(try Element(id: id, content: .washi(washi), placement: placement, opacity: PlacementOptions.opacity(args)))
-            return id
+            let new = NewElement(
+                id: args.arg("id")?.text, content: .washi(washi), placement: try Placement(center: mid), opacity: try PlacementOptions.opacity(args))
+            return try PlacementOptions.add(new, to: &page, store: store)
         }
         io.out("\(id)\n")
     }

@@ -76,7 +76,7 @@ enum BuildCommand: TechoCommand {
         let oldPages = try existing?.read().pages
         for (i, page) in build.pages.enumerated() {
             try page.checkElementCount(file: "\(manifestArg.text): pages[\(i)].elements", limits: env.limits)
-            do { try FontRules.checkChangedTexts(page, was: oldPages?[page.id]) } catch {
+            do { try PageEdits.check(page, was: oldPages?[page.id]) } catch {
                 throw EditError(error.kind, "\(manifestArg.text): pages[\(i)] (\(page.id)): \(error.message)")
             }
         }

@@ -48,14 +48,12 @@ enum DrawCommand: TechoCommand {
         let pointsFile = try args.arg("points-file").map { try readPointsFile($0, io: io) }
         let id: String = try JournalAccess.editPage(pos[1], of: store, description: "draw \(tool.rawValue)") { page in
             let stroke = try makeStroke(tool, args: args, dpi: page.dpi, pointsFile: pointsFile)
-            let newLayer = args.has("layer")
-            if !newLayer, page.elements.contains(where: { $0.kind == .ink }) {
-                if args.has("id") { throw UsageError("draw: --id names a new ink layer; add --layer new") }
-                return try page.appendStroke(stroke)
+            // The first stroke on a page starts its first layer, which --id may name.
+            let newLayer = args.has("layer") || !page.elements.contains(where: { $0.kind == .ink })
+            if args.has("id"), !newLayer { throw UsageError("draw: --id names a new ink layer; add --layer new") }
+            do throws(EditError) { return try PageEdits.draw(stroke, on: &page, newLayer: newLayer, id: args.arg("id")?.text) } catch {
+                throw optionRefusal(error)
             }
-            let id = try PlacementOptions.id(args, page: page, kind: .ink)
-            page.elements.append(try Element(id: id, content: .ink(InkContent(strokes: [stroke]))))
-            return id
         }
         io.out("\(id)\n")
     }

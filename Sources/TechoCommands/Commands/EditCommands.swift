@@ -31,57 +31,20 @@ enum SetCommand: TechoCommand {
         let store = try JournalAccess.open(pos[0], io: io)
         let fontFile = try TextOptions.fontFile(args, io: io)
         try JournalAccess.editPage(pos[1], of: store, description: "set \(pos[2].text)", importing: fontFile.map { [$0] } ?? []) { page in
-            let i = try JournalAccess.elementIndex(pos[2], on: page)
-            var e = page.elements[i]
-            if let a = args.arg("opacity") { e.opacity = try a.number(FieldRules.opacity) }
-            if args.has("hide") { e.hidden = true }
-            if args.has("show") { e.hidden = false }
-            if args.has("at") || args.has("scale") || args.has("rotate") {
-                guard e.kind != .ink else { throw PageEdits.inkHasNoTransform(e.id) }
-                let p = e.placement
-                do {
-                    e.placement = try Placement(
-                        center: try args.arg("at")?.point(dpi: page.dpi) ?? p.center,
-                        scale: try args.arg("scale")?.number(FieldRules.scale) ?? p.scale,
-                        rotation: try args.arg("rotate")?.number(FieldRules.rotation) ?? p.rotation,
-                        flipH: p.flipH, flipV: p.flipV)
-                } catch let g as GestureError { throw UsageError("set: \(g)") }
-            }
-            var outline: Outline??
-            if let a = args.arg("outline") { outline = a.text == "none" ? .some(nil) : .some(try PlacementOptions.outline(a, dpi: page.dpi)) }
-            let textOnly = ["text"] + TextOptions.specs.map(\.name).filter { $0 != "outline" }
-            let photoOnly = ["frame", "radius", "shadow"] + PhotoAdjustments.specs.map(\.name)
-            func refuse(_ names: [String], kind: String) throws {
-                if let n = names.first(where: args.has) { throw UsageError("set: --\(n) applies to \(kind) elements; '\(e.id)' is \(e.kind.rawValue)") }
-            }
-            switch e.content {
-            case .text(var t):
-                try refuse(photoOnly, kind: "photo")
-                if let a = args.arg("text") { t.text = a.text }
-                try TextOptions.apply(args, to: &t, dpi: page.dpi, fontFile: fontFile)
-                if let o = outline { t.outline = o }
-                do { try t.validate() } catch { throw UsageError("set: \(error)") }
-                e.content = .text(t)
-            case .photo(var p):
-                try refuse(textOnly, kind: "text")
-                if let f = args.arg("frame") { p.frame = PhotoContent.Frame(rawValue: try f.choice(PhotoContent.Frame.allCases.map(\.rawValue)))! }
-                if let r = args.arg("radius") { p.radius = try r.length(dpi: page.dpi, FieldRules.radius) }
-                if let s = args.arg("shadow") { p.shadow = try s.choice(["on", "off"]) == "on" }
-                try PhotoAdjustments.apply(args, to: &p)
-                if let o = outline { p.image.outline = o }
-                do { try p.validate() } catch { throw UsageError("set: \(error)") }
-                e.content = .photo(p)
-            case .image(var img):
-                try refuse(textOnly, kind: "text")
-                try refuse(photoOnly, kind: "photo")
-                if let o = outline { img.outline = o }
-                e.content = .image(img)
-            case .ink, .washi:
-                try refuse(textOnly, kind: "text")
-                try refuse(photoOnly, kind: "photo")
-                if outline != nil { throw UsageError("set: --outline applies to text, image and photo elements") }
-            }
-            page.elements[i] = e
+            _ = try JournalAccess.elementIndex(pos[2], on: page)
+            var patch = ElementPatch()
+            if let a = args.arg("opacity") { patch.opacity = try a.number(FieldRules.opacity) }
+            if args.has("hide") { patch.hidden = true }
+            if args.has("show") { patch.hidden = false }
+            if let a = args.arg("at") { patch.at = try a.point(dpi: page.dpi) }
+            if let a = args.arg("scale") { patch.scale = try a.number(FieldRules.scale) }
+            if let a = args.arg("rotate") { patch.rotate = try a.number(FieldRules.rotation) }
+            if let a = args.arg("text") { patch.text = a.text }
+            try TextOptions.patch(args, dpi: page.dpi, fontFile: fontFile, into: &patch)
+            if let a = args.arg("outline") { patch.outline = a.text == "none" ? .some(nil) : .some(try PlacementOptions.outline(a, dpi: page.dpi)) }
+            try PhotoAdjustments.patch(args, dpi: page.dpi, into: &patch)
+            if let s = args.arg("shadow") { patch.shadow = try s.choice(["on", "off"]) == "on" }
+            do throws(EditError) { try PageEdits.set(patch, on: pos[2].text, of: &page) } catch { throw optionRefusal(error) }
         }
     }
 }

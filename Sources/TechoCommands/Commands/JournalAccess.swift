@@ -59,7 +59,7 @@ extension JournalAccess {
             var page = try JournalAccess.page(pageArg, in: pages, journal: journal)
             let before = page
             let result = try body(&page)
-            try FontRules.checkChangedTexts(page, was: before)
+            try PageEdits.check(page, was: before)
             pages[page.id] = page
             return result
         }

@@ -150,7 +150,7 @@ extension Element {
                 p.crop = crop; p.frame = frame ?? .none; p.radius = radius ?? 0; p.shadow = shadow ?? false
                 for (kp, v) in adjust { p[keyPath: kp] = v }
                 do { try p.validate(); content = .photo(p) } catch {
-                    (o.optional("crop") ?? node).report("\(error)")
+                    if let e = error as? ValueError, let f = e.field, let n = o.optional(f) { n.report(e.detail) } else { (o.optional("crop") ?? node).report("\(error)") }
                 }
             }
         case .text:
@@ -187,7 +187,10 @@ extension Element {
             }
             t.outline = outline()
             if text != nil {
-                do { try t.validate(limits: ctx.limits); content = .text(t) } catch { o.optional("text")?.report("\(error)") }
+                do { try t.validate(limits: ctx.limits); content = .text(t) } catch {
+                    // Reported at the field at fault when the error names one.
+                    if let e = error as? ValueError, let f = e.field, let n = o.optional(f) { n.report(e.detail) } else { o.optional("text")?.report("\(error)") }
+                }
             }
         case .ink:
             if let sn = o.required("strokes"), let items = sn.array() {
@@ -383,7 +386,8 @@ extension Gesture {
 extension Outline {
     var json: JSONValue { ["width": .number(width), "color": .string(color.description)] }
 
-    static func decode(_ node: JSONNode, dpi: Double) -> Outline? {
+    /// Decodes `{"width": W, "color": C}` (width 8 and white when missing), as in a page file.
+    public static func decode(_ node: JSONNode, dpi: Double) -> Outline? {
         guard let o = node.object() else { return nil }
         defer { o.finish() }
         let w = o.optional("width")?.length(dpi: dpi, FieldRules.outlineWidth)

@@ -11,7 +11,7 @@ public struct BackgroundImage: Hashable, Sendable {
     /// Opacity 0…1. Default 1.
     public var opacity: Double
     public init(asset: AssetRef, mode: Mode = .tile, opacity: Double = 1) throws {
-        guard FieldRules.opacity.contains(opacity) else { throw ValueError(FieldRules.opacity.refusalNamingField(opacity)) }
+        guard FieldRules.opacity.contains(opacity) else { throw ValueError(FieldRules.opacity, opacity) }
         self.asset = asset; self.mode = mode; self.opacity = opacity
     }
 }

@@ -42,7 +42,7 @@ public struct Outline: Hashable, Sendable {
     /// Colour. Default white.
     public var color: RGBA
     public init(width: Double = 8, color: RGBA = .white) throws {
-        guard FieldRules.outlineWidth.contains(width) else { throw ValueError(FieldRules.outlineWidth.refusalNamingField(width)) }
+        guard FieldRules.outlineWidth.contains(width) else { throw ValueError(FieldRules.outlineWidth, width) }
         self.width = width; self.color = color
     }
 }
@@ -110,9 +110,9 @@ public struct PhotoContent: Hashable, Sendable {
     /// Throws when a field is out of range or the crop leaves the picture.
     public func validate() throws {
         for ((_, _, kp), rule) in zip(PhotoContent.adjustmentRanges, FieldRules.adjustments) where !rule.contains(self[keyPath: kp]) {
-            throw ValueError(rule.refusalNamingField(self[keyPath: kp]))
+            throw ValueError(rule, self[keyPath: kp])
         }
-        guard FieldRules.radius.contains(radius) else { throw ValueError(FieldRules.radius.refusalNamingField(radius)) }
+        guard FieldRules.radius.contains(radius) else { throw ValueError(FieldRules.radius, radius) }
         if let c = crop {
             guard c.isFinite, c.width >= 1, c.height >= 1, c.minX >= 0, c.minY >= 0,
                 c.maxX <= image.naturalWidth, c.maxY <= image.naturalHeight
@@ -165,21 +165,22 @@ public struct TextContent: Hashable, Sendable {
         for _ in text.unicodeScalars {
             n += 1
             if n > limits.maxTextCharacters {
-                throw ValueError("text of \(text.unicodeScalars.count) characters is over the limit of \(limits.maxTextCharacters)")
+                throw ValueError(field: "text", "\(text.unicodeScalars.count) characters is over the limit of \(limits.maxTextCharacters)")
             }
         }
         guard font.utf8.count <= FieldRules.maxFontNameBytes, !font.contains("\0") else {
-            throw ValueError("font: a name of \(font.utf8.count) bytes is over the limit of \(FieldRules.maxFontNameBytes), or holds NUL")
+            throw ValueError(field: "font", "a name of \(font.utf8.count) bytes is over the limit of \(FieldRules.maxFontNameBytes), or holds NUL")
         }
         guard !FontNames.looksLikeFilePath(font) else {
             throw ValueError(
-                "font: '\(font)' is a file path, not a family; give an installed family (see 'techo fonts') or import the file (--font-file, \"fontFile\")")
+                field: "font",
+                "'\(font)' is a file path, not a family; give an installed family (see 'techo fonts') or import the file (--font-file, \"fontFile\")")
         }
-        guard FieldRules.weight.range.contains(weight) else { throw ValueError("weight: \(FieldRules.weight.refusal(weight)) (or bold)") }
-        guard limits.fontSizes.contains(size), FieldRules.fontSize.contains(size) else { throw ValueError(FieldRules.fontSize.refusalNamingField(size)) }
-        guard FieldRules.lineHeight.contains(lineHeight) else { throw ValueError(FieldRules.lineHeight.refusalNamingField(lineHeight)) }
-        if let w = maxWidth, !FieldRules.maxWidth.contains(w) { throw ValueError(FieldRules.maxWidth.refusalNamingField(w)) }
-        guard FieldRules.letterSpacing.contains(letterSpacing) else { throw ValueError(FieldRules.letterSpacing.refusalNamingField(letterSpacing)) }
+        guard FieldRules.weight.range.contains(weight) else { throw ValueError(field: "weight", "\(FieldRules.weight.refusal(weight)) (or bold)") }
+        guard limits.fontSizes.contains(size), FieldRules.fontSize.contains(size) else { throw ValueError(FieldRules.fontSize, size) }
+        guard FieldRules.lineHeight.contains(lineHeight) else { throw ValueError(FieldRules.lineHeight, lineHeight) }
+        if let w = maxWidth, !FieldRules.maxWidth.contains(w) { throw ValueError(FieldRules.maxWidth, w) }
+        guard FieldRules.letterSpacing.contains(letterSpacing) else { throw ValueError(FieldRules.letterSpacing, letterSpacing) }
     }
 }
 
@@ -215,7 +216,7 @@ public struct WashiContent: Hashable, Sendable {
 
     public init(from: Point, to: Point, width: Double, fill: Fill = .color(WashiContent.defaultColor), ends: Ends = .torn) throws {
         guard from.isFinite, to.isFinite, from != to else { throw ValueError("washi tape needs distinct finite from and to points") }
-        guard FieldRules.washiWidth.contains(width) else { throw ValueError(FieldRules.washiWidth.refusalNamingField(width)) }
+        guard FieldRules.washiWidth.contains(width) else { throw ValueError(FieldRules.washiWidth, width) }
         self.from = from; self.to = to; self.width = width; self.fill = fill; self.ends = ends
     }
 }
@@ -255,7 +256,7 @@ public struct Element: Hashable, Sendable {
         clip: SlotFrame? = nil
     ) throws {
         try Identifier.validate(id, what: "element id")
-        guard FieldRules.opacity.contains(opacity) else { throw ValueError(FieldRules.opacity.refusalNamingField(opacity)) }
+        guard FieldRules.opacity.contains(opacity) else { throw ValueError(FieldRules.opacity, opacity) }
         if case .ink = content, placement != .identity { throw ValueError("ink elements have no transform") }
         self.id = id; self.content = content; self.placement = placement; self.opacity = opacity; self.hidden = hidden
         self.clip = clip

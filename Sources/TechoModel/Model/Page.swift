@@ -31,10 +31,10 @@ public struct Page: Hashable, Sendable {
         margin: Double = 0, slots: [Slot] = [], elements: [Element] = [], limits: ModelLimits = .default
     ) throws {
         try Identifier.validate(id, what: "page id")
-        guard FieldRules.dpi.contains(dpi) else { throw ValueError(FieldRules.dpi.refusalNamingField(dpi)) }
+        guard FieldRules.dpi.contains(dpi) else { throw ValueError(FieldRules.dpi, dpi) }
         let s = try size ?? PageSize(parsing: PageSize.defaultName, dpi: dpi)
         if let p = s.validationProblem(limits: limits) { throw ValueError("page size \(s): \(p)") }
-        guard FieldRules.margin.contains(margin) else { throw ValueError(FieldRules.margin.refusalNamingField(margin)) }
+        guard FieldRules.margin.contains(margin) else { throw ValueError(FieldRules.margin, margin) }
         var seen = Set<String>()
         for e in elements where !seen.insert(e.id).inserted { throw ValueError("duplicate element id \"\(e.id)\"") }
         var names = Set<String>()

@@ -2,6 +2,7 @@
 // hsl → rgb after the CSS Color 4 reference algorithm.
 
 import Foundation
+import TechoRules
 
 /// A colour with straight (not premultiplied) alpha, 8 bits per channel, sRGB.
 public struct RGBA: Hashable, Sendable, CustomStringConvertible {
@@ -117,7 +118,24 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
 public struct ValueError: Error, Equatable, CustomStringConvertible, Sendable {
     /// What is wrong, quoting the value.
     public var message: String
+    /// The field at fault by its JSON name, when the error is about one; `message` then begins
+    /// with it.
+    public var field: String?
     public init(_ message: String) { self.message = message }
+    /// An error about `field`: the message reads "`field`: `detail`".
+    public init(field: String, _ detail: String) {
+        self.field = field
+        self.message = "\(field): \(detail)"
+    }
+    /// The refusal of `value` by `rule`, about the field the rule is named after.
+    public init(_ rule: FieldRule, _ value: Double) {
+        if rule.name.allSatisfy({ $0.isLetter }) { self.init(field: rule.name, rule.refusal(value)) } else { self.init(rule.refusalNamingField(value)) }
+    }
+    /// The message without the field's name in front.
+    public var detail: String {
+        guard let field, message.hasPrefix(field + ": ") else { return message }
+        return String(message.dropFirst(field.count + 2))
+    }
     public var description: String { message }
 }
 
