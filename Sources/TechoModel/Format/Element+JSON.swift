@@ -150,7 +150,11 @@ extension Element {
                 p.crop = crop; p.frame = frame ?? .none; p.radius = radius ?? 0; p.shadow = shadow ?? false
                 for (kp, v) in adjust { p[keyPath: kp] = v }
                 do { try p.validate(); content = .photo(p) } catch {
-                    if let e = error as? ValueError, let f = e.field, let n = o.optional(f) { n.report(e.detail) } else { (o.optional("crop") ?? node).report("\(error)") }
+                    if let e = error as? ValueError, let f = e.field, let n = o.optional(f) {
+                        n.report(e.detail)
+                    } else {
+                        (o.optional("crop") ?? node).report("\(error)")
+                    }
                 }
             }
         case .text:
@@ -189,7 +193,11 @@ extension Element {
             if text != nil {
                 do { try t.validate(limits: ctx.limits); content = .text(t) } catch {
                     // Reported at the field at fault when the error names one.
-                    if let e = error as? ValueError, let f = e.field, let n = o.optional(f) { n.report(e.detail) } else { o.optional("text")?.report("\(error)") }
+                    if let e = error as? ValueError, let f = e.field, let n = o.optional(f) {
+                        n.report(e.detail)
+                    } else {
+                        o.optional("text")?.report("\(error)")
+                    }
                 }
             }
         case .ink:
