@@ -60,79 +60,52 @@ func overwriteInPlace(_ url: URL, _ bytes: [UInt8]) throws {
         }
     }
 
-    @Test func thePendingRecordIsTheJSONValueRecord() {
+    @Test func aPendingRecordReadsBackAsItsWrites() throws {
         var rng = SeededRNG(seed: 3)
         let samples: [[UInt8]] = [
-            [], Array("{\n  \"a\": 1\n}\n".utf8), Array("京都 \u{2028} \"q\" \\ \t".utf8), [0x61, 0xFF, 0xC3, 0x28, 0x62], Array(repeating: 0x41, count: 5000),
+            [], Array("{\n  \"a\": 1\n}\n".utf8), Array("京都 \u{2028} \"q\" \\ \t".utf8), [0x61, 0xFF, 0xC3, 0x28, 0x62], Array(repeating: 0x0A, count: 5000),
+            Array("write pages/p1.json 3\nend\n".utf8),
         ]
+        let paths = ["pages/p0.json", "journal.json", "history/state.json", "history/12.json"]
         for _ in 0..<300 {
             var writes: [(path: String, bytes: [UInt8]?)] = []
             for k in 0..<rng.int(in: 0...4) {
-                writes.append(("pages/p\(k).json", rng.int(in: 0...4) == 0 ? nil : samples[rng.int(in: 0...(samples.count - 1))]))
+                writes.append((paths[k], rng.int(in: 0...4) == 0 ? nil : samples[rng.int(in: 0...(samples.count - 1))]))
             }
-            let reference: JSONValue = [
-                "writes": .array(
-                    writes.map { w in ["path": .string(w.path), "content": w.bytes.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null] })
-            ]
-            #expect(JournalStore.pendingRecord(writes).bytes == reference.serializedBytes())
+            let back = try JournalStore.parsePendingRecord(JournalStore.pendingRecord(writes), name: "r")
+            #expect(back.map(\.path) == writes.map(\.path) && back.map(\.bytes) == writes.map(\.bytes))
         }
     }
 
-    @Test func anEscapedTextMadeFromTheLastOneIsTheEscape() {
-        // Files with a local change (or none), with every byte the escape treats apart, across
-        // the marks: the text made from the old file's text is the escape of the new file.
-        var rng = SeededRNG(seed: 17)
-        let pieces: [[UInt8]] = [
-            [0x61], [0x22], [0x5C], [0x0A], [0x01], Array("\u{2028}".utf8), Array("\u{2029}".utf8), Array("京".utf8), [0xE2, 0x80, 0x61],
-            Array(repeating: 0x62, count: 300),
-        ]
-        func file(_ n: Int) -> [UInt8] { (0..<n).flatMap { _ in pieces[rng.int(in: 0...(pieces.count - 1))] } }
-        func escape(_ b: [UInt8]) -> [UInt8] {
-            let out = ByteSink()
-            b.withUnsafeBufferPointer { JSONWriter.writeStringBody(utf8: $0, into: out) }
-            return out.bytes
+    /// A record cut short, grown, or naming a file outside the journal is refused whole.
+    @Test func aDamagedPendingRecordIsRefused() {
+        let good = JournalStore.pendingRecord([("pages/p1.json", Array("{}\n".utf8)), ("history/3.json", nil)])
+        for n in 0..<good.count {
+            #expect(throws: StorageError.self) { try JournalStore.parsePendingRecord(Array(good.prefix(n)), name: "r") }
         }
-        for _ in 0..<300 {
-            var old = file(rng.int(in: 0...400))
-            var text = old.withUnsafeBufferPointer { EscapedText($0) }
-            #expect(text.text == escape(old))
-            for _ in 0..<4 {
-                var new = old
-                if !new.isEmpty, rng.int(in: 0...5) > 0 {
-                    let at = rng.int(in: 0...(new.count - 1))
-                    new.replaceSubrange(at..<Swift.min(new.count, at + rng.int(in: 0...50)), with: file(rng.int(in: 0...3)))
-                }
-                let made = old.withUnsafeBufferPointer { o in new.withUnsafeBufferPointer { n in text.updated(from: o, to: n) } }
-                guard let next = made else {
-                    // Only new bytes that are not UTF-8 are refused.
-                    #expect(String(validating: new, as: UTF8.self) == nil)
-                    old = new
-                    text = new.withUnsafeBufferPointer { EscapedText($0) }
-                    continue
-                }
-                #expect(next.text == escape(new))
-                #expect(next.marks.first?.content == 0 && next.marks.last?.content == new.count)
-                for m in next.marks {
-                    #expect(m.content == 0 || m.content == new.count || new[m.content - 1] < 0x80)
-                    #expect(Array(next.text[0..<m.text]) == escape(Array(new[0..<m.content])))
-                }
-                old = new
-                text = next
-            }
+        #expect(throws: StorageError.self) { try JournalStore.parsePendingRecord(good + [0x0A], name: "r") }
+        for bad in [
+            "write ../x 1\na\nend\n", "remove /etc/passwd\nend\n", "write pages/p1.json 99\n{}\nend\n", "write pages/p1.json -1\n\nend\n", "move a b\nend\n",
+        ] {
+            #expect(throws: StorageError.self) { try JournalStore.parsePendingRecord(Array((JournalStore.pendingMagic + bad).utf8), name: "r") }
         }
     }
 
-    @Test func validUTF8IsToldFromInvalid() {
-        var rng = SeededRNG(seed: 23)
-        for _ in 0..<50_000 {
-            let bytes = (0..<rng.int(in: 0...12)).map { _ in
-                rng.int(in: 0...2) == 0
-                    ? UInt8(rng.int(in: 0...127))
-                    : [0x80, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xA0, 0xED, 0x9F, 0xF0, 0x90, 0xF4, 0x8F, 0xF5, 0xFF][rng.int(in: 0...14)]
-            }
-            let valid = bytes.withUnsafeBufferPointer { JournalStore.isValidUTF8($0) }
-            #expect(valid == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
-        }
+    /// A record an older techo left (`history/pending.json`, contents as JSON strings) is
+    /// completed by the next opener, as before.
+    @Test func aRecordOfTheFirstFormatIsStillCompleted() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let (store, _) = try newStore(dir)
+        var page = try #require(try store.read().pages["p1"])
+        try page.elements[0].placement.apply(.flip(.h))
+        let bytes = page.serialized()
+        let legacy: JSONValue = ["writes": [["path": "pages/p1.json", "content": .string(String(decoding: bytes, as: UTF8.self))]]]
+        try Data(legacy.serializedBytes()).write(to: store.url.appendingPathComponent("history/pending.json"))
+        #expect(store.check().contains { $0.path == "history/pending.json" })
+        let reopened = try JournalStore.open(store.url)
+        #expect(try reopened.read().pages["p1"] == page)
+        #expect(reopened.check() == [])
     }
 
     @Test func twoStoresSeeEachOthersChanges() throws {

@@ -96,7 +96,7 @@ enum JSONWriter {
 
     /// `writeString(utf8:into:)` without the quotes. Each byte is escaped on its own but for
     /// U+2028 and U+2029 (three bytes), so the body of a prefix that ends before an ASCII byte
-    /// is a prefix of the body of the whole (what `EscapedText` relies on).
+    /// is a prefix of the body of the whole.
     static func writeStringBody(utf8 u: UnsafeBufferPointer<UInt8>, into out: ByteSink) {
         guard let src = u.baseAddress else { return }
         let raw = UnsafeRawPointer(src)

@@ -72,8 +72,8 @@ extension JournalStore {
             } catch { add(ref.path, "\(error)") }
         }
         for path in strayTempFiles() { add(path, "stray temp file left by an interrupted save") }
-        if FileManager.default.fileExists(atPath: file(JournalStore.pendingFile).path) {
-            add(JournalStore.pendingFile, "an interrupted change is pending; the next command that opens the journal completes it")
+        for record in [JournalStore.legacyPendingFile, JournalStore.pendingFile] where FileManager.default.fileExists(atPath: file(record).path) {
+            add(record, "an interrupted change is pending; the next command that opens the journal completes it")
         }
         do {
             if let bytes = try FileIO.readFile(file(JournalStore.stateFile), name: JournalStore.stateFile) {

@@ -29,8 +29,6 @@ struct HeldFile {
     /// For a page, where each element's object is in `bytes` when those are the bytes the
     /// writer gives for it (`PageFileWriter.Written`); empty when not known.
     var elements: [Range<Int>?] = []
-    /// `bytes` escaped as the pending record holds them, once a record has (`EscapedText`).
-    var escaped: EscapedText?
 
     /// The page as `PageFileWriter` can copy from.
     var written: PageFileWriter.Written? {

@@ -31,7 +31,9 @@ public final class JournalStore {
 
     static let journalFile = "journal.json"
     static let stateFile = "history/state.json"
-    static let pendingFile = "history/pending.json"
+    static let pendingFile = "history/pending.rec"
+    /// The record an older techo wrote (its contents as JSON strings); still completed.
+    static let legacyPendingFile = "history/pending.json"
 
     private init(url: URL, limits: ModelLimits) { self.url = url; self.limits = limits }
 
@@ -202,17 +204,10 @@ public final class JournalStore {
             for k in state.first..<newFirst { writes.append((JournalStore.stepPath(k), nil)) }
             state = HistoryState(first: newFirst, current: n, top: n)
             writes.append((JournalStore.stateFile, state.json.serializedBytes()))
-            // A page's escaped text in the record is made from the one its held file keeps.
-            var before: [String: (bytes: [UInt8], text: EscapedText)] = [:]
-            for (path, f) in files { if let text = f.escaped { before[path] = (f.bytes, text) } }
-            let texts = try commit(writes, escapedBefore: before) { committed = true }
+            try commit(writes) { committed = true }
             // Hold what was written: the pages as they read back, journal.json to be read again.
             held[JournalStore.journalFile] = nil
-            for w in changed where w.path != JournalStore.journalFile {
-                var file = written[w.path]
-                file?.escaped = texts[w.path]
-                held[w.path] = file
-            }
+            for w in changed where w.path != JournalStore.journalFile { held[w.path] = written[w.path] }
             return result
         }
     }
@@ -401,25 +396,19 @@ public final class JournalStore {
 
     // MARK: Commit and recovery
 
-    /// Makes a set of file changes atomic: the full new contents go into `history/pending.json`
+    /// Makes a set of file changes atomic: the full new contents go into `history/pending.rec`
     /// first (the commit point), then each file is written, then the record is removed. A crash
     /// before the record lands leaves the old state; after, the next opener finishes the change.
     /// `onCommitPoint` is called once the record is on disk: from then on the change happens,
     /// if not now then at the next open.
-    /// Answers the escaped text of each file in the record (`pendingRecord`).
-    @discardableResult
-    private func commit(
-        _ writes: [(path: String, bytes: [UInt8]?)], escapedBefore: [String: (bytes: [UInt8], text: EscapedText)] = [:],
-        onCommitPoint: () -> Void = {}
-    ) throws -> [String: EscapedText] {
-        let record = JournalStore.pendingRecord(writes, before: escapedBefore)
+    private func commit(_ writes: [(path: String, bytes: [UInt8]?)], onCommitPoint: () -> Void = {}) throws {
+        let record = JournalStore.pendingRecord(writes)
         // The record, then each file, as FileIO.commit orders their syncs.
         try FileIO.commit(
-            record: (file(JournalStore.pendingFile), JournalStore.pendingFile, record.bytes),
+            record: (file(JournalStore.pendingFile), JournalStore.pendingFile, record),
             writes: writes.map { (file($0.path), $0.path, $0.bytes) }, hook: faultHook, durable: durable, onCommitPoint: onCommitPoint)
         // Applying is idempotent, so losing this unlink to a crash only means applying again.
         try FileIO.remove(file(JournalStore.pendingFile), name: JournalStore.pendingFile, syncFolder: false)
-        return record.texts
     }
 
     /// Writes and removes files, syncing each touched folder once at the end (the files' syncs
@@ -430,31 +419,42 @@ public final class JournalStore {
 
     /// Finishes an interrupted commit and removes temp files a crash left. Caller holds the lock.
     private func recover() throws {
+        if let bytes = try FileIO.readFile(file(JournalStore.legacyPendingFile), name: JournalStore.legacyPendingFile) {
+            try complete(try JournalStore.parseLegacyPendingRecord(bytes), record: JournalStore.legacyPendingFile)
+        }
         if let bytes = try FileIO.readFile(file(JournalStore.pendingFile), name: JournalStore.pendingFile) {
-            let ctx = DecodingContext(file: JournalStore.pendingFile)
-            var writes: [(path: String, bytes: [UInt8]?)] = []
-            let root = ctx.root(try JSONParser.parse(bytes, file: JournalStore.pendingFile, limits: JSONLimits(maxBytes: 1 << 30)))
-            if let o = root.object() {
-                for item in o.required("writes")?.array() ?? [] {
-                    guard let wo = item.object() else { continue }
-                    let path = wo.required("path")?.string()
-                    let content = wo.required("content")
-                    wo.finish()
-                    guard let path, let content else { continue }
-                    let allowed =
-                        JournalStore.isManagedPath(path) || path == JournalStore.stateFile
-                        || (path.hasPrefix("history/") && Int(path.dropFirst(8).dropLast(5)).map { _ in path.hasSuffix(".json") } == true)
-                    if !allowed { item.report("\"\(path)\" is not a journal file"); continue }
-                    if case .null = content.value { writes.append((path, nil)) } else if let s = content.string() { writes.append((path, Array(s.utf8))) }
-                }
-                o.finish()
-            }
-            try ctx.throwIfProblems()
-            held.removeAll()
-            try apply(writes)
-            try FileIO.remove(file(JournalStore.pendingFile), name: JournalStore.pendingFile, syncFolder: durable)
+            try complete(try JournalStore.parsePendingRecord(bytes, name: JournalStore.pendingFile), record: JournalStore.pendingFile)
         }
         for path in strayTempFiles() { try FileIO.remove(file(path), name: path) }
+    }
+
+    /// Applies the writes of an interrupted change's record again, then removes the record.
+    private func complete(_ writes: [(path: String, bytes: [UInt8]?)], record: String) throws {
+        held.removeAll()
+        try apply(writes)
+        try FileIO.remove(file(record), name: record, syncFolder: durable)
+    }
+
+    /// The writes of a record in the first format: `{"writes": [{"path", "content": string or
+    /// null}]}`.
+    static func parseLegacyPendingRecord(_ bytes: [UInt8]) throws -> [(path: String, bytes: [UInt8]?)] {
+        let ctx = DecodingContext(file: legacyPendingFile)
+        var writes: [(path: String, bytes: [UInt8]?)] = []
+        let root = ctx.root(try JSONParser.parse(bytes, file: legacyPendingFile, limits: JSONLimits(maxBytes: 1 << 30)))
+        if let o = root.object() {
+            for item in o.required("writes")?.array() ?? [] {
+                guard let wo = item.object() else { continue }
+                let path = wo.required("path")?.string()
+                let content = wo.required("content")
+                wo.finish()
+                guard let path, let content else { continue }
+                if !isRecordPath(path) { item.report("\"\(path)\" is not a journal file"); continue }
+                if case .null = content.value { writes.append((path, nil)) } else if let s = content.string() { writes.append((path, Array(s.utf8))) }
+            }
+            o.finish()
+        }
+        try ctx.throwIfProblems()
+        return writes
     }
 
     /// Temp files a crash left in the bundle, bundle-relative. Every write into the bundle,
