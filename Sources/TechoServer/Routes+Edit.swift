@@ -212,52 +212,39 @@ extension EditorServer {
             let s = try snapshot()
             _ = try page(id, in: s)
             let picture = try PageEdits.preparePicture(request.body, name: name)
-            let asset = picture.asset.ref
-            return try editPage(id, "background \(id)", importing: [picture.asset]) { p in
-                p.background.image = try BackgroundImage(asset: asset, mode: mode, opacity: opacity)
-            }
+            var patch = BackgroundPatch()
+            patch.image = picture.asset.ref
+            patch.mode = mode
+            patch.opacity = opacity
+            return try editPage(id, "background \(id)", importing: [picture.asset]) { p in try PageEdits.setBackground(patch, of: &p) }
         }
         let (ctx, root) = try body(request)
         return try editPage(id, "background \(id)") { p in
             guard let o = root.object() else { try ctx.throwIfProblems(); return }
-            var bg = p.background
+            var patch = BackgroundPatch()
             if let n = o.optional("color") {
-                if case .null = n.value { bg.color = nil } else if let c = n.color() { bg.color = c }
+                if case .null = n.value { patch.color = .some(nil) } else if let c = n.color() { patch.color = .some(c) }
             }
             if let n = o.optional("image") {
-                if case .null = n.value { bg.image = nil } else { n.report("only null (remove the image) here; upload an image with ?image=FILE") }
+                if case .null = n.value { patch.removeImage = true } else { n.report("only null (remove the image) here; upload an image with ?image=FILE") }
             }
-            let mode = o.optional("mode")?.choice(BackgroundImage.Mode.self)
-            let opacity = o.optional("opacity")?.number(FieldRules.opacity)
-            if mode != nil || opacity != nil {
-                if let old = bg.image {
-                    bg.image = try BackgroundImage(asset: old.asset, mode: mode ?? old.mode, opacity: opacity ?? old.opacity)
-                } else {
-                    root.report("mode and opacity need a background image")
-                }
-            }
+            patch.mode = o.optional("mode")?.choice(BackgroundImage.Mode.self)
+            patch.opacity = o.optional("opacity")?.number(FieldRules.opacity)
             if let n = o.optional("paper") {
                 if case .null = n.value {
-                    bg.paper = nil
+                    patch.removePaper = true
                 } else if let po = n.object() {
-                    let pattern = po.optional("pattern")?.choice(Paper.Pattern.self) ?? bg.paper?.pattern ?? .dots
-                    let spacing =
-                        po.optional("spacing")?.length(dpi: p.dpi, FieldRules.paperSpacing) ?? bg.paper?.spacing ?? Paper.defaultSpacing.pixels(dpi: p.dpi)
-                    let color = po.optional("color")?.color() ?? bg.paper?.color ?? Paper.defaultColor
-                    let margin = po.optional("margin")?.length(dpi: p.dpi, FieldRules.margin) ?? bg.paper?.margin ?? 0
+                    // A paper object without a pattern keeps the ruling there is, or dots.
+                    patch.paper = po.optional("pattern")?.choice(Paper.Pattern.self) ?? p.background.paper?.pattern ?? .dots
+                    patch.paperSpacing = po.optional("spacing")?.length(dpi: p.dpi, FieldRules.paperSpacing)
+                    patch.paperColor = po.optional("color")?.color()
+                    patch.paperMargin = po.optional("margin")?.length(dpi: p.dpi, FieldRules.margin)
                     po.finish()
-                    if ctx.isClean {
-                        if pattern.rawValue == "blank" {
-                            bg.paper = nil
-                        } else {
-                            do { bg.paper = try Paper(pattern: pattern, spacing: spacing, color: color, margin: margin) } catch { n.report("\(error)") }
-                        }
-                    }
                 }
             }
             o.finish()
             try ctx.throwIfProblems()
-            p.background = bg
+            try PageEdits.setBackground(patch, of: &p)
         }
     }
 

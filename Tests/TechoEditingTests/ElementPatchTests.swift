@@ -147,3 +147,46 @@ private let renderer = PageRenderer(assetURL: { _ in URL(fileURLWithPath: "/none
         #expect(one.strokes.count == 2 && two.strokes.count == 2)
     }
 }
+
+@Suite struct BackgroundPatchTests {
+    func page() throws -> Page { try Page(id: "p1", size: PageSize(width: 600, height: 400), dpi: 300) }
+
+    @Test func paperFillsInFromThePaperThereIsThenTheDefaults() throws {
+        var p = try page()
+        var patch = BackgroundPatch()
+        patch.paper = .grid
+        try PageEdits.setBackground(patch, of: &p)
+        #expect(p.background.paper == (try Paper(pattern: .grid, spacing: Paper.defaultSpacing.pixels(dpi: 300))))
+        patch = BackgroundPatch()
+        patch.paperMargin = 20
+        try PageEdits.setBackground(patch, of: &p)
+        #expect(p.background.paper?.pattern == .grid && p.background.paper?.margin == 20)
+        patch = BackgroundPatch()
+        patch.paper = .blank
+        try PageEdits.setBackground(patch, of: &p)
+        #expect(p.background.paper == nil)
+    }
+
+    @Test func aModeOrOpacityNeedsAnImageAndNothingChanges() throws {
+        var p = try page()
+        let before = p
+        var patch = BackgroundPatch()
+        patch.color = .some(nil)
+        patch.opacity = 0.5
+        #expect(throws: EditError(.invalid, field: "opacity", "needs a background image")) { try PageEdits.setBackground(patch, of: &p) }
+        patch = BackgroundPatch()
+        patch.paperSpacing = 0.5
+        #expect(throws: EditError(.invalid, field: "paper.spacing", FieldRules.paperSpacing.refusal(0.5))) { try PageEdits.setBackground(patch, of: &p) }
+        #expect(p == before)
+        let asset = try AssetRef(sha256: String(repeating: "ab", count: 32), ext: "png")
+        patch = BackgroundPatch()
+        patch.image = asset
+        patch.opacity = 0.5
+        try PageEdits.setBackground(patch, of: &p)
+        #expect(p.background.image == (try BackgroundImage(asset: asset, mode: .tile, opacity: 0.5)))
+        patch = BackgroundPatch()
+        patch.mode = .cover
+        try PageEdits.setBackground(patch, of: &p)
+        #expect(p.background.image?.mode == .cover && p.background.image?.opacity == 0.5)
+    }
+}

@@ -140,4 +140,25 @@ import Testing
         #expect(placements.map(\.scale) == [1, 0.4, 1])
         for p in placements { #expect(p.center == Point(200, 150), "\(p)") }
     }
+
+    /// A background change from `techo background` and the editor's PATCH writes the same page.
+    @Test func aBackgroundChangeWritesTheSameBytesFromBothFrontEnds() throws {
+        let s = try ServedJournal()
+        let before = try pageBytes(s)
+        try s.techo("background", s.journal.path, "p1", "--color", "#fdf6e3", "--paper", "lines", "--paper-margin", "12")
+        let cli = try pageBytes(s)
+        try s.techo("undo", s.journal.path)
+        #expect(try pageBytes(s) == before)
+        let r = try s.client.request(
+            "POST", "/api/pages/p1/background", body: Array(##"{"color": "#fdf6e3", "paper": {"pattern": "lines", "margin": 12}}"##.utf8))
+        #expect(r.status == 200, "\(r.text)")
+        #expect(try pageBytes(s) == cli && cli != before)
+        // The same refusal, named each front end's way.
+        var out = "", err = ""
+        let code = TechoCommands.Techo.main(
+            ["techo", "background", s.journal.path, "p1", "--mode", "cover"], io: CommandIO(out: { out += $0 }, err: { err += $0 }))
+        #expect(code == 64 && err.contains("--mode: needs a background image"), "\(err)")
+        let refused = try s.client.request("POST", "/api/pages/p1/background", body: Array(#"{"mode": "cover"}"#.utf8))
+        #expect(refused.status == 400 && refused.text.contains("mode: needs a background image"), "\(refused.text)")
+    }
 }

@@ -148,32 +148,22 @@ enum BackgroundCommand: TechoCommand {
         let image = try args.arg("image").map { try JournalAccess.readImage($0, io: io, keepGPS: false).asset }
         let asset = image?.ref
         try JournalAccess.editPage(pos[1], of: store, description: "background \(pos[1].text)", importing: image.map { [$0] } ?? []) { page in
-            var bg = page.background
-            if let c = args.arg("color") { bg.color = c.text == "none" ? nil : try c.color() }
-            if args.has("no-image") { bg.image = nil }
-            let mode = try args.arg("mode").map { BackgroundImage.Mode(rawValue: try $0.choice(BackgroundImage.Mode.allCases.map(\.rawValue)))! }
-            let opacity = try args.arg("opacity")?.number(FieldRules.opacity)
-            if let asset {
-                bg.image = try BackgroundImage(asset: asset, mode: mode ?? .tile, opacity: opacity ?? 1)
-            } else if mode != nil || opacity != nil {
-                guard let old = bg.image else { throw UsageError("background: --mode and --opacity need a background image (--image FILE)") }
-                bg.image = try BackgroundImage(asset: old.asset, mode: mode ?? old.mode, opacity: opacity ?? old.opacity)
-            }
-            let paperKeys = ["paper", "spacing", "paper-color", "paper-margin"]
-            if paperKeys.contains(where: args.has) {
-                let pattern = try args.arg("paper")?.choice(Paper.Pattern.allCases.map(\.rawValue)) ?? bg.paper?.pattern.rawValue ?? "dots"
-                if pattern == "blank" {
-                    bg.paper = nil
-                } else {
-                    bg.paper = try Paper(
-                        pattern: Paper.Pattern(rawValue: pattern)!,
-                        spacing: try args.arg("spacing")?.length(dpi: page.dpi, FieldRules.paperSpacing) ?? bg.paper?.spacing
-                            ?? Paper.defaultSpacing.pixels(dpi: page.dpi),
-                        color: try args.arg("paper-color")?.color() ?? bg.paper?.color ?? Paper.defaultColor,
-                        margin: try args.arg("paper-margin")?.length(dpi: page.dpi, FieldRules.margin) ?? bg.paper?.margin ?? 0)
+            var patch = BackgroundPatch()
+            if let c = args.arg("color") { patch.color = .some(c.text == "none" ? nil : try c.color()) }
+            patch.image = asset
+            patch.removeImage = args.has("no-image")
+            patch.mode = try args.arg("mode").map { BackgroundImage.Mode(rawValue: try $0.choice(BackgroundImage.Mode.allCases.map(\.rawValue)))! }
+            patch.opacity = try args.arg("opacity")?.number(FieldRules.opacity)
+            patch.paper = try args.arg("paper").map { Paper.Pattern(rawValue: try $0.choice(Paper.Pattern.allCases.map(\.rawValue)))! }
+            patch.paperSpacing = try args.arg("spacing")?.length(dpi: page.dpi, FieldRules.paperSpacing)
+            patch.paperColor = try args.arg("paper-color")?.color()
+            patch.paperMargin = try args.arg("paper-margin")?.length(dpi: page.dpi, FieldRules.margin)
+            do throws(EditError) { try PageEdits.setBackground(patch, of: &page) } catch {
+                throw optionRefusal(error) { field in
+                    ["paper.spacing": "--spacing", "paper.color": "--paper-color", "paper.margin": "--paper-margin", "image": "--image/--no-image"][field]
+                        ?? optionLabel(field)
                 }
             }
-            page.background = bg
         }
     }
 }
