@@ -68,8 +68,10 @@ export class Api {
   page(id) { return this.json('GET', `/api/pages/${enc(id)}`); }
 
   /** The page as techo renders it, `scale` device pixels per page pixel; `without` leaves one element out. */
-  async render(id, scale, without) {
-    const res = await this.request('GET', `/api/pages/${enc(id)}/render`, { query: { scale: fmt(scale), without } });
+  /** The page rendered at `scale`; with `without`, that element left out, or with `layer`
+   *  ('below' or 'above') only what lies under it (with the background) or over it. */
+  async render(id, scale, without, layer) {
+    const res = await this.request('GET', `/api/pages/${enc(id)}/render`, { query: { scale: fmt(scale), without, layer } });
     return res.blob();
   }
 

@@ -109,6 +109,7 @@ class Editor {
   }
 
   select(id, { focus = true } = {}) {
+    if (id !== this.state.selection) this.panels.selection.commitEditing();
     if (id && !this.state.elementById(id)) id = null;
     this.state.selection = id;
     this.view.markSelected(id, { focus });
@@ -143,6 +144,8 @@ class Editor {
    * showing the server's message when it is refused; `undoView` puts the screen back then.
    */
   change(fn, undoView) {
+    // Arrow presses still gathering into one step go first (their commit comes back here).
+    if (this.nudge.run) this.nudge.flush();
     const run = this.queue.then(fn).catch((e) => {
       if (undoView) undoView();
       this.view.say(e.message || String(e), { error: true });
@@ -195,6 +198,7 @@ class Editor {
 
   openPage(id) {
     if (id === this.state.pageId) return;
+    this.panels.selection.commitEditing();
     this.tool.cancel();
     this.state.pageId = id;
     this.state.selection = null;

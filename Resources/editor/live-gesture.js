@@ -73,7 +73,7 @@ export class LiveGesture {
     const h = view.handle(this.element.id);
     if (h) view.placeHandle(h, this.element, this.track.m);
     if (this.assets && this.assets.rect) {
-      view.drawLive(this.assets.backdrop, this.assets.sprite, this.assets.rect, this.track.spriteMatrix());
+      view.drawLive(this.assets.backdrop, this.assets.sprite, this.assets.rect, this.track.spriteMatrix(), this.assets.above);
     }
   }
 
@@ -109,18 +109,30 @@ export class LiveGestures {
     this.timings = [];
   }
 
-  /** The backdrop (page without the element) and the element's sprite, fetched once per revision. */
+  /**
+   * What the overlay draws, fetched once per revision: the backdrop (the page under the
+   * element), the element's sprite, and what lies over it (null when nothing does), so the
+   * element keeps its place in the stack while it moves.
+   */
   prepare(id) {
     const state = this.state;
     const key = `${state.pageId}|${id}|${state.revision}|${this.view.scale}`;
     let p = this.cache.get(key);
     if (!p) {
       const page = state.pageId, scale = this.view.scale;
-      p = Promise.all([this.api.render(page, scale, id), this.api.sprite(page, id, scale)])
-        .then(async ([backdrop, sprite]) => ({
+      const elements = state.pageData ? state.pageData.elements : [];
+      const i = elements.findIndex((e) => e.id === id);
+      const covered = i >= 0 && elements.slice(i + 1).some((e) => !e.hidden);
+      p = Promise.all([
+        this.api.render(page, scale, id, 'below'),
+        this.api.sprite(page, id, scale),
+        covered ? this.api.render(page, scale, id, 'above') : null,
+      ])
+        .then(async ([backdrop, sprite, above]) => ({
           backdrop: await createImageBitmap(backdrop),
           sprite: await createImageBitmap(sprite.blob),
           rect: sprite.rect,
+          above: above ? await createImageBitmap(above) : null,
         }));
       p.catch(() => this.cache.delete(key));
       if (this.cache.size > 8) this.cache.delete(this.cache.keys().next().value);

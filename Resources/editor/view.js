@@ -98,7 +98,7 @@ export class View {
    * Draws the page as it is during a gesture: the backdrop (the page rendered without the
    * element) and the element's sprite, whose rectangle `rect` (page pixels) `m` maps to the page.
    */
-  drawLive(backdrop, sprite, rect, m) {
+  drawLive(backdrop, sprite, rect, m, above = null) {
     const ctx = this.context();
     const sx = this.overlay.width / this.page.width, sy = this.overlay.height / this.page.height;
     ctx.clearRect(0, 0, this.overlay.width, this.overlay.height);
@@ -107,6 +107,10 @@ export class View {
     ctx.setTransform(t[0], t[1], t[2], t[3], t[4], t[5]);
     ctx.imageSmoothingQuality = 'high';
     ctx.drawImage(sprite, rect[0], rect[1], rect[2], rect[3]);
+    if (above) {
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.drawImage(above, 0, 0, this.overlay.width, this.overlay.height);
+    }
     this.frame.classList.add('live');
   }
 

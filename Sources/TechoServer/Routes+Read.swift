@@ -101,14 +101,29 @@ extension EditorServer {
         let scale = try renderScale(request)
         let s = try snapshot()
         var p = try page(id, in: s)
+        // While a gesture lasts the editor draws the page without the element (`without=ID`), or
+        // in two layers that keep the stack (`layer=below`: the background and what lies under
+        // it; `layer=above`: what lies over it, on nothing), always at the whole page's size.
         let without = request.query["without"] ?? ""
+        let layer = request.query["layer"] ?? ""
+        guard ["", "below", "above"].contains(layer) else { throw EditError(.invalid, "layer: expected below or above, got '\(layer)'") }
+        if !layer.isEmpty && without.isEmpty { throw EditError(.invalid, "layer: needs without=ID, the element the layers are cut at") }
         if !without.isEmpty {
             guard let i = p.index(of: without) else { throw EditError(.notFound, "without: no element '\(without)' on page \(id)") }
-            p.elements.remove(at: i)
+            let size = try renderer.resolvedSize(of: p)
+            switch layer {
+            case "below": p.elements = Array(p.elements[..<i])
+            case "above":
+                p.elements = Array(p.elements[(i + 1)...])
+                p.background = Background(color: nil)
+            default: p.elements.remove(at: i)
+            }
+            p.size = PageSize(width: size.width, height: size.height)
         }
         let full = try page(id, in: s)
         var hit = true
-        let entry = try renders.render(RenderCache.Key(page: full, scale: scale, variant: without.isEmpty ? "" : "without:" + without)) {
+        let variant = without.isEmpty ? "" : "\(layer.isEmpty ? "without" : layer):" + without
+        let entry = try renders.render(RenderCache.Key(page: full, scale: scale, variant: variant)) {
             hit = false
             var seconds = (render: 0.0, encode: 0.0)
             let bytes = try PageBytes.png(of: p, scale: scale, renderer: renderer, seconds: &seconds)

@@ -32,27 +32,45 @@ export function selectionPanel(doc, editor) {
   };
   for (const name of ACTIONS) doc.querySelector(`[data-techo-action=${name}]`).addEventListener('click', () => act(name));
 
-  const set = (fields) => { if (state.selection) { const id = state.selection; editor.simple(() => api.setElement(state.pageId, id, fields)); } };
-  $('opacity').addEventListener('change', (e) => set({ opacity: Number(e.target.value) }));
-  $('text-edit').addEventListener('change', (e) => { if (e.target.value.trim()) set({ text: e.target.value }); });
-  $('font').addEventListener('change', (e) => set({ font: e.target.value }));
-  $('text-size').addEventListener('change', (e) => { const v = Number(e.target.value); if (v >= 1 && v <= 2000) set({ size: v }); });
-  $('text-color').addEventListener('change', (e) => set({ color: e.target.value }));
+  // A field remembers the element (and page) selected when it took focus: its change is sent to
+  // that element, even when it is saved because the user picked another one or the paper.
+  const panel = $('selection-panel');
+  panel.addEventListener('focusin', (e) => { e.target.dataset.techoFor = state.selection || ''; e.target.dataset.techoPage = state.pageId || ''; });
+  const set = (fields, e) => {
+    const t = e && e.target;
+    const id = (t && t.dataset.techoFor) || state.selection;
+    const page = (t && t.dataset.techoPage) || state.pageId;
+    if (id) editor.simple(() => api.setElement(page, id, fields));
+  };
+  $('opacity').addEventListener('change', (e) => set({ opacity: Number(e.target.value) }, e));
+  $('text-edit').addEventListener('change', (e) => { if (e.target.value.trim()) set({ text: e.target.value }, e); });
+  $('font').addEventListener('change', (e) => set({ font: e.target.value }, e));
+  $('text-size').addEventListener('change', (e) => { const v = Number(e.target.value); if (v >= 1 && v <= 2000) set({ size: v }, e); });
+  $('text-color').addEventListener('change', (e) => set({ color: e.target.value }, e));
   for (const b of doc.querySelectorAll('[data-align]')) b.addEventListener('click', () => set({ align: b.dataset.align }));
-  $('frame').addEventListener('change', (e) => set({ frame: e.target.value }));
-  $('shadow').addEventListener('change', (e) => set({ shadow: e.target.checked }));
-  $('radius').addEventListener('change', (e) => set({ radius: Number(e.target.value) }));
+  $('frame').addEventListener('change', (e) => set({ frame: e.target.value }, e));
+  $('shadow').addEventListener('change', (e) => set({ shadow: e.target.checked }, e));
+  $('radius').addEventListener('change', (e) => set({ radius: Number(e.target.value) }, e));
   const adj = $('adjustments');
   for (const [name, min, max] of ADJUSTMENTS) {
     const label = doc.createElement('label');
     label.className = 'slider';
     label.innerHTML = `${name} <input type="range" min="${min}" max="${max}" step="0.05" value="0" aria-label="${name}" data-adjust="${name}">`;
-    label.querySelector('input').addEventListener('change', (e) => set({ [name]: Number(e.target.value) }));
+    label.querySelector('input').addEventListener('change', (e) => set({ [name]: Number(e.target.value) }, e));
     adj.append(label);
   }
 
   return {
     act,
+
+    /**
+     * Saves the field being edited (its change event, sent to the element it was opened for),
+     * before the selection moves on: picking another element, the paper, Escape, another page.
+     */
+    commitEditing() {
+      const a = doc.activeElement;
+      if (a && a !== doc.body && panel.contains(a) && typeof a.blur === 'function') a.blur();
+    },
 
     /** The fonts the journal offers (GET /api/journal `fonts`). */
     showFonts(j) { fillSelect($('font'), (j.fonts || []).map((f) => [f, f])); },

@@ -1,0 +1,111 @@
+// Edits that used to go astray, with real input: a property typed for one element and saved by
+// clicking another (or the paper, or Escape) reaches the element it was typed for; Ctrl+Z right
+// after arrow nudges takes back the nudges; a sticker dragged under another stays under it while
+// it moves.
+
+import Foundation
+import Testing
+
+extension EditorBrowserTests {
+    /// Text typed into the selection panel for `title`, then saved by what the user does next.
+    func typeIntoTitle(_ f: EditorFixture, _ text: String) throws {
+        let c = try f.client(420, 120)
+        try f.tab.click(c.0, c.1)
+        try f.tab.waitFor("techoEditor.selection === 'title' && !document.getElementById('text-props').hidden", what: "the title's properties")
+        try f.tab.click("#text-edit")
+        try f.tab.key("a", code: "KeyA", keyCode: 65, modifiers: 2)
+        try f.tab.send("Input.insertText", ["text": text])
+    }
+
+    @Test func aTextEditReachesItsElementWhateverIsClickedNext() throws {
+        let f = try EditorFixture()
+        try Techo.run(["add", "text", f.journal.path, "p1", "second", "--id", "second", "--at", "300,450", "--size", "40"], in: f.folder)
+        try f.tab.waitFor("!!techoEditor.elementById('second')", what: "the second text to show")
+        let text: (String) throws -> String? = { try f.element($0)["text"] as? String }
+        // Another text clicked: the edit is the title's, the other keeps its words.
+        try typeIntoTitle(f, "Nara")
+        let other = try f.client(300, 450)
+        try f.tab.click(other.0, other.1)
+        try f.waitForJournal("the title's edit") { try text("title") == "Nara" }
+        try f.waitSettled()
+        #expect(try text("second") == "second")
+        try f.tab.waitFor("techoEditor.selection === 'second'", what: "the second text selected")
+        // A sticker clicked: no error, the edit is the title's.
+        try typeIntoTitle(f, "Kyoto")
+        let tomato = try f.client(200, 250)
+        try f.tab.click(tomato.0, tomato.1)
+        try f.waitForJournal("the title's second edit") { try text("title") == "Kyoto" }
+        try f.waitSettled()
+        let status = try f.tab.evaluate("document.getElementById('status').classList.contains('error') ? document.getElementById('status').textContent : ''")
+        #expect(status as? String == "", "an error was shown: \(String(describing: status))")
+        // The paper clicked, and Escape: both save.
+        try typeIntoTitle(f, "Osaka")
+        let paper = try f.client(560, 760)
+        try f.tab.click(paper.0, paper.1)
+        try f.waitForJournal("saved by clicking the paper") { try text("title") == "Osaka" }
+        try f.waitSettled()
+        try typeIntoTitle(f, "Kobe")
+        try f.tab.key("Escape", code: "Escape", keyCode: 27)
+        try f.waitForJournal("saved by Escape") { try text("title") == "Kobe" }
+        try f.waitSettled()
+        #expect(try text("second") == "second")
+    }
+
+    @Test func ctrlZRightAfterNudgesTakesBackTheNudges() throws {
+        let f = try EditorFixture()
+        let c = try f.client(200, 250)
+        try f.tab.click(c.0, c.1)
+        try f.tab.waitFor("document.activeElement && document.activeElement.dataset.techoElement === 'tomato'", what: "the tomato's handle to take focus")
+        let step = try f.tab.number("Math.max(1, Math.round(1 / techoEditor.view.k))")
+        let before = try Techo.run(["history", f.journal.path], in: f.folder)
+        for _ in 0..<3 { try f.tab.key("ArrowRight", code: "ArrowRight", keyCode: 39) }
+        // At once, before the nudges would have been sent on their own.
+        try f.tab.key("z", code: "KeyZ", keyCode: 90, modifiers: 2)
+        try f.waitSettled()
+        try f.waitForJournal("the nudges sent and taken back") {
+            try Techo.run(["history", f.journal.path], in: f.folder).contains("gesture tomato")
+        }
+        try f.waitSettled()
+        let at = try #require(point(try f.element("tomato")["at"]))
+        #expect(at == (200, 250), "at \(at)")
+        // The step before the nudges (the second page) is still there, and redo brings the nudges back.
+        #expect(try f.pageJSON("p2")["id"] as? String == "p2")
+        try f.tab.key("Z", code: "KeyZ", keyCode: 90, modifiers: 2 | 8)
+        try f.waitForJournal("redo brought the nudges back") { point(try f.element("tomato")["at"])! == (200 + 3 * step, 250) }
+        #expect(before != (try Techo.run(["history", f.journal.path], in: f.folder)))
+    }
+
+    /// The ink layer lies above the tomato: dragged onto the ink, the tomato stays under it on
+    /// the live overlay, as the page will render it after the drop.
+    @Test func aStickerDraggedUnderAnotherStaysUnderItWhileItMoves() throws {
+        let f = try EditorFixture()
+        let a = try f.client(200, 250), b = try f.client(300, 600)
+        try f.tab.mouse("mouseMoved", a.0, a.1)
+        try f.tab.mouse("mousePressed", a.0, a.1, buttons: 1, clickCount: 1)
+        for i in 1...10 {
+            let t = Double(i) / 10
+            try f.tab.mouse("mouseMoved", a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t, buttons: 1)
+        }
+        try f.tab.waitFor("document.querySelector('[data-techo-page]').classList.contains('live')", what: "the live overlay")
+        // The overlay's pixel at a page point, once the tomato is drawn there.
+        func overlayPixel(_ x: Double, _ y: Double) throws -> [Double] {
+            let js = """
+                (() => { const o = document.getElementById('overlay'); const s = o.width / techoEditor.view.page.width;
+                  const d = o.getContext('2d').getImageData(Math.round(\(x) * s), Math.round(\(y) * s), 1, 1).data; return [d[0], d[1], d[2], d[3]]; })()
+                """
+            return (try f.tab.evaluate(js) as? [NSNumber] ?? []).map(\.doubleValue)
+        }
+        try f.tab.waitFor(
+            "(() => { const o = document.getElementById('overlay'); const s = o.width / techoEditor.view.page.width; return o.getContext('2d').getImageData(Math.round(300 * s), Math.round(600 * s), 1, 1).data[0] > 150; })()",
+            what: "the tomato on the overlay")
+        // Where the ink crosses the tomato, the ink's blue (#3d85c6) is on top.
+        let crossing = try overlayPixel(300, 640)
+        #expect(crossing.count == 4 && crossing[2] > crossing[0] + 60, "overlay pixel at the crossing: \(crossing)")
+        try f.tab.mouse("mouseReleased", b.0, b.1, clickCount: 1)
+        try f.waitForJournal("the tomato moved") { (point(try f.element("tomato")["at"])?.1 ?? 0) > 550 }
+        try f.waitSettled()
+        // The stack is as it was: the tomato under the title and the ink.
+        let order = (try f.pageJSON()["elements"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(order.first == "tomato", "\(order)")
+    }
+}
