@@ -5,7 +5,7 @@
 // server (through api.js) and redraws.
 
 import { Api } from './api.js';
-import { topmostAt } from './hit-test.js';
+import { nextBelowAt, topmostAt } from './hit-test.js';
 import { PointerInput } from './input.js';
 import { LiveGestures } from './live-gesture.js';
 import { Nudge } from './nudge.js';
@@ -89,8 +89,14 @@ class Editor {
   /** Reads the journal, the page and its render again (state.js); `then` runs as it appears. */
   refresh(then) { return this.state.refresh(then); }
 
-  /** The topmost visible element under a page point (ink is drawn on, not moved). */
-  hitTest(x, y) { return topmostAt(this.state.pageData ? this.state.pageData.elements : [], x, y); }
+  /**
+   * The topmost visible element under a page point (ink is drawn on, not moved); with `below`,
+   * the one under the selected element there (Alt+click), going round to the top.
+   */
+  hitTest(x, y, { below = false } = {}) {
+    const elements = this.state.pageData ? this.state.pageData.elements : [];
+    return below ? nextBelowAt(elements, x, y, this.state.selection) : topmostAt(elements, x, y);
+  }
 
   // Input.
 
@@ -134,7 +140,8 @@ class Editor {
       return;
     }
     if (onHandle && (e.key === 'Delete' || e.key === 'Backspace')) { e.preventDefault(); this.panels.selection.act('delete'); return; }
-    if (SHORTCUTS[key] && !e.shiftKey && t === document.body) this.setTool(SHORTCUTS[key]);
+    // Tool letters work wherever focus is, but in a text field (handled above).
+    if (SHORTCUTS[key] && !e.shiftKey) { e.preventDefault(); this.setTool(SHORTCUTS[key]); }
   }
 
   // Changes: each is one request, one history step, then a refresh.
@@ -192,7 +199,7 @@ class Editor {
     return this.change(async () => {
       const r = await this.api.addElement(this.state.pageId, { type: 'washi', from, to, width: this.washiWidth(), color: this.washiColor() });
       await this.refresh(() => this.view.clearOverlay());
-      if (r.id) { this.setTool('select'); this.select(r.id); }
+      // The washi tool stays in hand for the next strip, as the pens do.
     }, () => this.view.clearOverlay());
   }
 

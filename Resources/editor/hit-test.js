@@ -10,13 +10,31 @@ import { apply, invert } from './matrix.js';
  * Ink is drawn on, never moved, so it is skipped.
  */
 export function topmostAt(elements, x, y) {
+  const all = allAt(elements, x, y);
+  return all.length > 0 ? all[0] : null;
+}
+
+/** Every element `topmostAt` could pick at (x, y), top first. */
+export function allAt(elements, x, y) {
+  const found = [];
   for (let i = elements.length - 1; i >= 0; i--) {
     const el = elements[i];
     if (el.type === 'ink' || el.hidden) continue;
     const inv = invert(el.transform);
     if (!inv) continue;
     const [u, v] = apply(inv, x, y);
-    if (Math.abs(u) <= el.size[0] / 2 && Math.abs(v) <= el.size[1] / 2) return el;
+    if (Math.abs(u) <= el.size[0] / 2 && Math.abs(v) <= el.size[1] / 2) found.push(el);
   }
-  return null;
+  return found;
+}
+
+/**
+ * Alt+click: the element under the one with id `current` at (x, y), or the topmost when
+ * `current` is not there or is the lowest (so repeated Alt+clicks go round the pile).
+ */
+export function nextBelowAt(elements, x, y, current) {
+  const all = allAt(elements, x, y);
+  if (all.length === 0) return null;
+  const i = all.findIndex((e) => e.id === current);
+  return i >= 0 && i + 1 < all.length ? all[i + 1] : all[0];
 }

@@ -14,7 +14,7 @@ const DOUBLE_TAP_DISTANCE_CSS = 30;
 /**
  * Listens on the page element and calls `sink(event)` with normalised events:
  * `{kind: 'down'|'move'|'up'|'cancel'|'doubletap', id, pointerType, x, y, pressure, time,
- *   samples: [{x, y, pressure, time}], shiftKey, count}`, where x, y are page pixels and
+ *   samples: [{x, y, pressure, time}], shiftKey, altKey, count}`, where x, y are page pixels and
  * `count` is the number of pointers down. `toPage(clientX, clientY)` maps to page pixels.
  */
 export class PointerInput {
@@ -40,7 +40,7 @@ export class PointerInput {
       kind, id: e.pointerId, pointerType: e.pointerType || 'mouse', x, y,
       pressure: pressureOf(e), time: e.timeStamp,
       samples: samples || [{ x, y, pressure: pressureOf(e), time: e.timeStamp }],
-      shiftKey: e.shiftKey, count: this.active.size, button: e.button,
+      shiftKey: e.shiftKey, altKey: e.altKey, count: this.active.size, button: e.button,
     };
   }
 

@@ -109,3 +109,53 @@ extension EditorBrowserTests {
         #expect(order.first == "tomato", "\(order)")
     }
 }
+
+extension EditorBrowserTests {
+    /// Alt+click (modifier 1 in the input protocol) picks the sticker under the selected one;
+    /// again goes round the pile.
+    @Test func altClickPicksTheStickerUnderneath() throws {
+        let f = try EditorFixture()
+        let tomato = EditorFixture.fixtures.appendingPathComponent("tomato.png").path
+        try Techo.run(["add", "image", f.journal.path, "p1", tomato, "--id", "cover", "--at", "210,255"], in: f.folder)
+        try f.tab.waitFor("!!techoEditor.elementById('cover')", what: "the covering sticker to show")
+        let c = try f.client(205, 252)
+        func altClick() throws {
+            try f.tab.mouse("mouseMoved", c.0, c.1, modifiers: 1)
+            try f.tab.mouse("mousePressed", c.0, c.1, buttons: 1, clickCount: 1, modifiers: 1)
+            try f.tab.mouse("mouseReleased", c.0, c.1, clickCount: 1, modifiers: 1)
+        }
+        try f.tab.click(c.0, c.1)
+        try f.tab.waitFor("techoEditor.selection === 'cover'", what: "a click to pick the top sticker")
+        try altClick()
+        try f.tab.waitFor("techoEditor.selection === 'tomato'", what: "Alt+click to pick the one under it")
+        try altClick()
+        try f.tab.waitFor("techoEditor.selection === 'cover'", what: "Alt+click again to go round to the top")
+        try f.waitSettled()
+        // Picking changes nothing in the journal.
+        #expect(point(try f.element("tomato")["at"])! == (200, 250))
+    }
+
+    /// Tool letters work with a sticker's handle or a tool button focused; the washi tool stays
+    /// in hand for the next strip.
+    @Test func toolKeysWorkWhateverHasFocusAndWashiStaysInHand() throws {
+        let f = try EditorFixture()
+        let c = try f.client(200, 250)
+        try f.tab.click(c.0, c.1)
+        try f.tab.waitFor("document.activeElement && document.activeElement.dataset.techoElement === 'tomato'", what: "the tomato's handle to take focus")
+        try f.tab.key("p", code: "KeyP", keyCode: 80)
+        try f.tab.waitFor("techoEditor.tool.name === 'pencil'", what: "P with a handle focused to take the pencil")
+        try f.tab.click("[data-techo-tool=washi]")
+        try f.tab.key("v", code: "KeyV", keyCode: 86)
+        try f.tab.waitFor("techoEditor.tool.name === 'select'", what: "V with a tool button focused to take select")
+        try f.tab.click("[data-techo-tool=washi]")
+        let strips: () throws -> Int = {
+            (try f.pageJSON()["elements"] as? [[String: Any]] ?? []).filter { $0["type"] as? String == "washi" }.count
+        }
+        try f.tab.drag(from: try f.client(80, 420), to: try f.client(300, 430), steps: 6)
+        try f.waitForJournal("the first strip") { try strips() == 1 }
+        try f.waitSettled()
+        #expect(try f.tab.evaluate("techoEditor.tool.name") as? String == "washi")
+        try f.tab.drag(from: try f.client(80, 480), to: try f.client(300, 490), steps: 6)
+        try f.waitForJournal("a second strip with the same tool") { try strips() == 2 }
+    }
+}

@@ -10,7 +10,8 @@ export function selectTool(editor) {
   return new Tool('select', editor, {
     idle: {
       onPointerDown(e, tool) {
-        const hit = editor.hitTest(e.x, e.y);
+        // Alt (Option) picks the element under the selected one there: a sticker under another.
+        const hit = editor.hitTest(e.x, e.y, { below: !!e.altKey });
         editor.select(hit ? hit.id : null);
         if (hit) tool.transition('gesturing', { event: e, element: hit });
       },
