@@ -6,15 +6,20 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
+/// The form of MHD_OPTION_UNESCAPE_CALLBACK's function (the header names no type for it).
+typedef size_t (*techo_mhd_unescape_callback)(void *cls, struct MHD_Connection *connection, char *s);
+
 /// Starts a daemon bound to `addr` with the options techo serve uses; NULL on failure.
 static inline struct MHD_Daemon *techo_mhd_start(unsigned int flags, const struct sockaddr *addr,
                                                  MHD_AccessHandlerCallback handler,
-                                                 MHD_RequestCompletedCallback completed, void *cls,
+                                                 MHD_RequestCompletedCallback completed,
+                                                 techo_mhd_unescape_callback unescape, void *cls,
                                                  unsigned int connection_limit, unsigned int timeout_seconds,
                                                  size_t memory_limit) {
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, cls,
                             MHD_OPTION_SOCK_ADDR, addr,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, cls,
+                            MHD_OPTION_UNESCAPE_CALLBACK, unescape, cls,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,

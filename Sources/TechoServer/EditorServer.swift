@@ -139,8 +139,20 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
     }
 
     private func refuse(_ request: HTTPRequest, _ status: Int, _ message: String) -> HTTPResponse {
-        options.log("\(request.method) \(request.path): \(status) \(message)")
+        log(request.method, request.path, status, message)
         return withCommonHeaders(.error(status, message))
+    }
+
+    public func malformed(method: String, target: String, status: Int, message: String) -> HTTPResponse {
+        log(method, target, status, message)
+        var r = withCommonHeaders(.error(status, message))
+        r.headers.append(("Connection", "close"))
+        return r
+    }
+
+    /// One log line for a request that failed; every field is escaped (`LogField`).
+    func log(_ method: String, _ path: String, _ status: Int, _ message: String) {
+        options.log("\(LogField.escape(method)) \(LogField.escape(path)): \(status) \(LogField.escape(message))")
     }
 
     /// The token from the query, the cookie or the header, compared in constant time.
@@ -174,7 +186,7 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
             response = try route(request)
         } catch {
             let e = apiError(error)
-            options.log("\(request.method) \(request.path): \(e.status) \(e.message)")
+            log(request.method, request.path, e.status, e.message)
             response = .error(e.status, e.message)
         }
         if request.query["token"] != nil {

@@ -13,6 +13,8 @@ final class ServedJournal {
     let editor: URL
     let server: EditorServer
     let token: String
+    /// The lines the server logged.
+    let log: LogLines
     var port: UInt16 { server.port }
     /// A client with the token.
     var client: Client { Client(port: port, token: token) }
@@ -35,6 +37,9 @@ final class ServedJournal {
         options.port = port
         options.editorFolder = editor
         options.watchInterval = 0.1
+        let log = LogLines()
+        options.log = { log.append($0) }
+        self.log = log
         server = try EditorServer(journal: journal, options: options)
         token = options.token
     }
@@ -85,6 +90,14 @@ final class ServedJournal {
         let pm = Pixmap(width: w, height: h, straightRGBA: [UInt8]((0..<(w * h)).flatMap { _ in [rgba.0, rgba.1, rgba.2, rgba.3] }))
         return try PNGEncoder.encode(pm, name: "sticker.png")
     }
+}
+
+/// Log lines as a server writes them, from any thread.
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func append(_ line: String) { lock.lock(); stored.append(line); lock.unlock() }
+    var lines: [String] { lock.lock(); defer { lock.unlock() }; return stored }
 }
 
 /// Parses a JSON response body.

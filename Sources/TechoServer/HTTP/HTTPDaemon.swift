@@ -21,6 +21,9 @@ public protocol HTTPHandler: AnyObject, Sendable {
     func screen(_ request: HTTPRequest) -> (refusal: HTTPResponse?, bodyLimit: Int)
     /// Called when the body is complete.
     func respond(to request: HTTPRequest) -> HTTPResponse
+    /// Called for a request refused before `screen` because its request line or headers are
+    /// malformed (`target` as sent): the answer, a JSON error with `status`.
+    func malformed(method: String, target: String, status: Int, message: String) -> HTTPResponse
 }
 
 /// A failure to start listening.
@@ -63,7 +66,7 @@ public final class HTTPDaemon: @unchecked Sendable {
             withUnsafePointer(to: &address) { p in
                 p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     techo_mhd_start(
-                        flags, $0, HTTPDaemon.access, HTTPDaemon.completed, context,
+                        flags, $0, HTTPDaemon.access, HTTPDaemon.completed, HTTPDaemon.keepEscapes, context,
                         limits.connections, limits.idleTimeout, limits.connectionMemory)
                 }
             }
@@ -130,10 +133,21 @@ public final class HTTPDaemon: @unchecked Sendable {
         if conCls.pointee == nil {
             // First call: the headers are here, the body is not.
             daemon.begin()
-            let request = HTTPRequest(
-                method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
-                query: values(connection, .GET_ARGUMENT_KIND), headers: values(connection, .HEADER_KIND, lowercased: true),
-                cookies: values(connection, .COOKIE_KIND))
+            let methodText = method.map { String(cString: $0) } ?? "GET"
+            let target = url.map { String(cString: $0) } ?? "/"
+            let request: HTTPRequest
+            do {
+                request = try HTTPRequest(
+                    method: methodText, rawPath: target, rawQuery: values(connection, .GET_ARGUMENT_KIND),
+                    headers: values(connection, .HEADER_KIND), cookies: values(connection, .COOKIE_KIND))
+            } catch let problem as MalformedRequest {
+                let exchange = Exchange(request: HTTPRequest(method: methodText, path: "/"), limit: 0)
+                exchange.answered = true
+                conCls.pointee = Unmanaged.passRetained(exchange).toOpaque()
+                return queue(daemon.handler.malformed(method: methodText, target: target, status: 400, message: problem.message), on: connection)
+            } catch {
+                return .NO
+            }
             let exchange = Exchange(request: request, limit: 0)
             conCls.pointee = Unmanaged.passRetained(exchange).toOpaque()
             let (refusal, limit) = daemon.handler.screen(request)
@@ -184,23 +198,26 @@ public final class HTTPDaemon: @unchecked Sendable {
         HTTPResponse.error(413, "the request body is over the limit of \(limit) bytes")
     }
 
-    /// The connection's values of one kind (headers, query arguments or cookies).
-    static func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercased: Bool = false) -> [String: String] {
-        final class Box { var dict: [String: String] = [:]; var lower = false }
+    /// The connection's values of one kind (headers, query arguments or cookies), in the order
+    /// sent, repeats included.
+    static func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [(String, String)] {
+        final class Box { var pairs: [(String, String)] = [] }
         let box = Box()
-        box.lower = lowercased
         let iterator: MHD_KeyValueIterator = { cls, _, key, value in
             guard let cls, let key else { return .YES }
             let box = Unmanaged<Box>.fromOpaque(cls).takeUnretainedValue()
-            let k = String(cString: key)
-            box.dict[box.lower ? k.lowercased() : k] = value.map { String(cString: $0) } ?? ""
+            box.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
             return .YES
         }
         withExtendedLifetime(box) {
             _ = MHD_get_connection_values(connection, kind, iterator, Unmanaged.passUnretained(box).toOpaque())
         }
-        return box.dict
+        return box.pairs
     }
+
+    /// The unescape callback: leaves the path and query arguments as sent, so that
+    /// `RequestTarget` decodes them (strictly) instead of the library (which stops at a NUL).
+    static let keepEscapes: techo_mhd_unescape_callback = { _, _, s in s.map { strlen($0) } ?? 0 }
 
     /// Hands a response to libmicrohttpd.
     /// MHD_RESPMEM_MUST_COPY (2): the library copies the bytes, so Swift's buffer may go at once.

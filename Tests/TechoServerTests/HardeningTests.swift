@@ -1,0 +1,78 @@
+// What a request cannot do to the server, whoever sends it: shorten or reshape a path, write
+// lines into the log, slip a second Host past the check, make the server follow a link swapped
+// into the editor's folder, or take the page cookie to another server on this host.
+import Foundation
+import TechoCodecs
+import TechoModel
+import Testing
+
+@testable import TechoServer
+
+@Suite struct HardeningTests {
+    /// Sends `head` as is on a new connection and reads the answer.
+    func raw(_ s: ServedJournal, _ head: String) throws -> RawResponse {
+        let c = try RawConnection(port: s.port, timeout: 10)
+        try c.send(head)
+        return try c.readResponse()
+    }
+
+    func request(_ s: ServedJournal, _ method: String, _ target: String) throws -> RawResponse {
+        try raw(s, "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(s.port)\r\nX-Techo-Token: \(s.token)\r\nConnection: close\r\n\r\n")
+    }
+
+    @Test func aPathIsTakenExactlyAsSentOrRefused() throws {
+        let s = try ServedJournal()
+        try s.techo("add", "text", s.journal.path, "p1", "hi")
+        let before = try s.page()
+        // A NUL used to cut the path short: the first deleted the whole page, the second the element.
+        for (method, target) in [
+            ("DELETE", "/api/pages/p1%00/elements/text-1"), ("DELETE", "/api/pages/p1/elements/text-1%00"),
+            ("GET", "/index.html%00.png"), ("GET", "/%00"), ("GET", "/api/journal%00"),
+            ("DELETE", "/api/pages/p1%2felements%2ftext-1"), ("DELETE", "/api/pages/p1%2Felements/text-1"),
+            ("GET", "/tools/%2e%2e/index.html"), ("GET", "/./index.html"), ("GET", "/tools/../index.html"), ("GET", "/%2E/index.html"),
+            ("GET", "/api/pages/p1/render?scale=1%00"), ("DELETE", "/api/pages/p1/elements/text-1?x=%00"),
+            ("GET", "/index.html%0a"), ("GET", "/api/journal%"), ("GET", "/api/journal%zz"), ("GET", "/%ff"),
+        ] {
+            let r = try request(s, method, target)
+            #expect(r.status == 400, "\(method) \(target): \(r.status) \(r.text)")
+            #expect(try json(r)["error"]?.string != nil, "\(target): \(r.text)")
+        }
+        #expect(try s.page() == before)
+        // Escapes that decode to ordinary characters are still taken.
+        #expect(try request(s, "GET", "/api/pages/%70%31").status == 200)
+        #expect(try request(s, "GET", "/index%2Ehtml").status == 200)
+        #expect(try request(s, "GET", "/api/pages/p1/render?scale=%30.5").status == 200)
+    }
+
+    @Test func nothingARequestCarriesReachesTheLogUnescaped() throws {
+        let s = try ServedJournal()
+        let forged = "techo serve: POST /api/undo: 200 FORGED"
+        _ = try s.client.post("/api/pages", json: "{\"template\": \"x\\n\(forged)\"}")
+        _ = try s.client.post("/api/pages/p1/draw", json: "{\"tool\": \"pen\\r\\n\(forged)\"}")
+        _ = try s.client.request("PATCH", "/api/pages/p1/elements/a\u{2028}b", body: Array("{}".utf8))
+        _ = try request(s, "GET", "/api/pages/p%0a\(forged.replacingOccurrences(of: " ", with: "%20"))")
+        var stranger = s.stranger
+        stranger.host = "evil.example\u{85}\(forged)"
+        _ = try? stranger.get("/api/journal")
+        let lines = s.log.lines
+        #expect(lines.count >= 4, "\(lines)")
+        for line in lines {
+            #expect(!line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x80..<0xA0).contains($0.value) || $0 == "\u{2028}" }, "\(line)")
+        }
+        #expect(lines.contains { $0.contains("x\\x0a\(forged)") }, "\(lines)")
+        #expect(LogField.escape("a\\x0ab\n\u{9b}") == "a\\\\x0ab\\x0a\\u{009b}")
+    }
+
+    @Test func twoHostHeadersAreA400() throws {
+        let s = try ServedJournal()
+        for hosts in [["evil.example", "127.0.0.1:\(s.port)"], ["127.0.0.1:\(s.port)", "evil.example"], ["127.0.0.1:\(s.port)", "127.0.0.1:\(s.port)"]] {
+            let head = "GET /api/journal HTTP/1.1\r\n" + hosts.map { "Host: \($0)\r\n" }.joined() + "X-Techo-Token: \(s.token)\r\nConnection: close\r\n\r\n"
+            let r = try raw(s, head)
+            #expect(r.status == 400, "\(hosts): \(r.status)")
+            #expect(!r.text.contains("Served"))
+            #expect(try json(r)["error"]?.string?.contains("Host") == true, "\(r.text)")
+        }
+        let twoTokens = "GET /api/journal HTTP/1.1\r\nHost: 127.0.0.1:\(s.port)\r\nX-Techo-Token: x\r\nX-Techo-Token: \(s.token)\r\n\r\n"
+        #expect(try raw(s, twoTokens).status == 400)
+    }
+}
