@@ -120,8 +120,14 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
 
     // MARK: Screening
 
+    /// The largest upload (a picture's bytes): the image file limit, 512 MiB, so the browser
+    /// may add any file `techo add` would take. docs/editor-api.md states it; a test checks both say the same.
+    public static let uploadLimit = ImageLimits.default.maxFileBytes
+    /// The largest JSON body: the limit of every JSON document techo reads, 8 MB.
+    public static let jsonLimit = JSONLimits.default.maxBytes
+
     public func screen(_ request: HTTPRequest) -> (refusal: HTTPResponse?, bodyLimit: Int) {
-        let limit = isUpload(request) ? ImageLimits.default.maxFileBytes : JSONLimits.default.maxBytes
+        let limit = isUpload(request) ? EditorServer.uploadLimit : EditorServer.jsonLimit
         let host = request.header("host") ?? ""
         guard allowedHosts.contains(host.lowercased()) else {
             return (refuse(request, 403, "Host '\(host)' is not the address this server listens on (DNS rebinding is refused)"), limit)

@@ -75,4 +75,20 @@ import Testing
         let twoTokens = "GET /api/journal HTTP/1.1\r\nHost: 127.0.0.1:\(s.port)\r\nX-Techo-Token: x\r\nX-Techo-Token: \(s.token)\r\n\r\n"
         #expect(try raw(s, twoTokens).status == 400)
     }
+
+    @Test func theUploadLimitIsTheOneTheAPIDocumentStates() throws {
+        // The document's figure, read from the document itself.
+        let doc = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/editor-api.md")
+        let text = try String(contentsOf: doc, encoding: .utf8).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let match = try #require(text.firstMatch(of: try Regex("uploads ([0-9]+) MiB")))
+        let figure = try #require(match.output[1].substring)
+        #expect(Int(figure) == EditorServer.uploadLimit >> 20 && EditorServer.uploadLimit % (1 << 20) == 0)
+        #expect(EditorServer.uploadLimit == ImageLimits.default.maxFileBytes)
+        let s = try ServedJournal()
+        let c = try RawConnection(port: s.port, timeout: 5)
+        try c.send(s.client.head("POST", "/api/pages/p1/elements?type=image&name=big.png", length: EditorServer.uploadLimit + 1))
+        let r = try c.readResponse()
+        #expect(r.status == 413)
+        #expect(try json(r)["error"]?.string?.contains("\(EditorServer.uploadLimit) bytes") == true, "\(r.text)")
+    }
 }
