@@ -91,4 +91,33 @@ import Testing
         #expect(r.status == 413)
         #expect(try json(r)["error"]?.string?.contains("\(EditorServer.uploadLimit) bytes") == true, "\(r.text)")
     }
+
+    @Test func aFileOrFolderSwappedForALinkAfterStartUpIsNotFollowed() throws {
+        let s = try ServedJournal()
+        #expect(try s.client.get("/tools/select.js").status == 200)
+        let fm = FileManager.default
+        let outside = s.dir.appendingPathComponent("outside.txt")
+        // The file itself.
+        try fm.removeItem(at: s.editor.appendingPathComponent("index.html"))
+        try fm.createSymbolicLink(at: s.editor.appendingPathComponent("index.html"), withDestinationURL: outside)
+        for path in ["/", "/index.html"] {
+            let r = try s.client.get(path)
+            #expect(r.status == 404, "\(path)")
+            #expect(!r.text.contains("secret"))
+        }
+        // A folder on the way.
+        let elsewhere = s.dir.appendingPathComponent("elsewhere")
+        try fm.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try Data("secret".utf8).write(to: elsewhere.appendingPathComponent("select.js"))
+        try fm.moveItem(at: s.editor.appendingPathComponent("tools"), to: s.dir.appendingPathComponent("tools-was"))
+        try fm.createSymbolicLink(at: s.editor.appendingPathComponent("tools"), withDestinationURL: elsewhere)
+        let r = try s.client.get("/tools/select.js")
+        #expect(r.status == 404)
+        #expect(!r.text.contains("secret"))
+        // A FIFO in a file's place is not read (that would wait for a writer).
+        try fm.removeItem(at: s.editor.appendingPathComponent("tools"))
+        try fm.createDirectory(at: s.editor.appendingPathComponent("tools"), withIntermediateDirectories: true)
+        #expect(mkfifo(s.editor.appendingPathComponent("tools/select.js").path, 0o600) == 0)
+        #expect(try s.client.get("/tools/select.js").status == 404)
+    }
 }
