@@ -68,6 +68,8 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
     let fonts: [String]
     private var daemon: HTTPDaemon?
     private var allowedHosts: Set<String> = []
+    /// What the page cookie holds: 32 random bytes, hex, other than the token (see `hasToken`).
+    let pageKey = ServerOptions.randomToken()
     private let snapshotLock = NSLock()
     private var snapshotCache: (revision: UInt64, journal: Journal, pages: PageSet)?
 
@@ -161,11 +163,18 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
         options.log("\(LogField.escape(method)) \(LogField.escape(path)): \(status) \(LogField.escape(message))")
     }
 
-    /// The token from the query, the cookie or the header, compared in constant time.
+    /// The token from the query or the header, compared in constant time; for the editor's own
+    /// files (not the API) the page cookie does too.
     func hasToken(_ request: HTTPRequest) -> Bool {
-        let given = [request.query["token"], request.cookies["techo_token"], request.header("x-techo-token")]
-        return given.contains { $0.map { constantTimeEqual($0, options.token) } ?? false }
+        let given = [request.query["token"], request.header("x-techo-token")]
+        if given.contains(where: { $0.map { constantTimeEqual($0, options.token) } ?? false }) { return true }
+        guard !request.path.hasPrefix("/api/"), let key = request.cookies[pageCookieName] else { return false }
+        return constantTimeEqual(key, pageKey)
     }
+
+    /// The page cookie's name: browsers send a cookie to every port of a host, so each server's
+    /// has its own name and a server on another port never sees it as its own.
+    var pageCookieName: String { "techo_page_\(port)" }
 
     func constantTimeEqual(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8), y = Array(b.utf8)
@@ -196,8 +205,11 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
             response = .error(e.status, e.message)
         }
         if request.query["token"] != nil {
-            // The first load carries the token in the URL; the page's later requests send the cookie.
-            response.headers.append(("Set-Cookie", "techo_token=\(options.token); HttpOnly; SameSite=Strict; Path=/"))
+            // The first load carries the token in the URL; the browser then fetches the page's
+            // scripts and styles by itself, with the page cookie. The cookie is not the token (a
+            // browser sends it to every server on this host, whatever the port), and opens
+            // only the editor's files, which hold no journal data; the API wants the token.
+            response.headers.append(("Set-Cookie", "\(pageCookieName)=\(pageKey); HttpOnly; SameSite=Strict; Path=/"))
         }
         if request.method == "HEAD", case .bytes = response.body { response.body = .bytes([]) }
         return withCommonHeaders(response)

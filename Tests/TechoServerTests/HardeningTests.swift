@@ -120,4 +120,28 @@ import Testing
         #expect(mkfifo(s.editor.appendingPathComponent("tools/select.js").path, 0o600) == 0)
         #expect(try s.client.get("/tools/select.js").status == 404)
     }
+
+    @Test func thePageCookieIsNotTheTokenAndIsNamedForThePort() throws {
+        let s = try ServedJournal()
+        let first = try s.stranger.get("/?token=\(s.token)")
+        #expect(first.status == 200)
+        let cookie = try #require(first.header("set-cookie"))
+        #expect(cookie.hasPrefix("techo_page_\(s.port)=") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "\(cookie)")
+        #expect(!cookie.contains(s.token))
+        let pair = String(cookie.prefix { $0 != ";" })
+        // The cookie opens the editor's files, which hold no journal data …
+        for path in ["/", "/index.html", "/tools/select.js"] {
+            #expect(try s.stranger.request("GET", path, headers: ["Cookie": pair]).status == 200, "\(path)")
+        }
+        // … and nothing of the API: a server on another port that receives it gains nothing.
+        for path in ["/api/journal", "/api/pages/p1", "/api/events"] {
+            let r = try s.stranger.request("GET", path, headers: ["Cookie": pair])
+            #expect(r.status == 403, "\(path)")
+            #expect(!r.text.contains("Served"))
+        }
+        #expect(try s.stranger.post("/api/undo", json: "{}", headers: ["Cookie": pair]).status == 403)
+        // Nor is the token itself taken from a cookie.
+        #expect(try s.stranger.request("GET", "/api/journal", headers: ["Cookie": "techo_token=\(s.token)"]).status == 403)
+        #expect(try s.stranger.request("GET", "/", headers: ["Cookie": "techo_page_\(s.port)=\(s.token)"]).status == 403)
+    }
 }
