@@ -30,6 +30,27 @@ public struct ServerOptions: Sendable {
 
     public init() {}
 
+    /// Whether `host` may be reached from other machines: anything but a loopback address
+    /// (127.0.0.0/8, ::1, or ::ffff:127.x.y.z).
+    public static func reachesOtherMachines(_ host: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 != 127 }
+        guard inet_pton(AF_INET6, host, &v6) == 1 else { return true }
+        let b = withUnsafeBytes(of: v6) { Array($0) }
+        if b[0..<15].allSatisfy({ $0 == 0 }) && b[15] == 1 { return false }
+        if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xFF && b[11] == 0xFF { return b[12] != 127 }
+        return true
+    }
+
+    /// What `techo serve` warns of before it serves: an address other machines can reach.
+    public var warnings: [String] {
+        guard ServerOptions.reachesOtherMachines(host) else { return [] }
+        return [
+            "listening on \(host), which other machines can reach: the token and the journal travel in plain HTTP, unencrypted, "
+                + "so anyone on the network who sees the URL can read and change this journal"
+        ]
+    }
+
     /// 32 bytes from the system's cryptographic generator, as 64 hex digits.
     public static func randomToken() -> String {
         var g = SystemRandomNumberGenerator()

@@ -82,6 +82,7 @@ enum ServeCommand: TechoCommand {
             throw EditError(.failure, e.description)
         }
         io.out("\(server.url)\n")
+        for warning in options.warnings { io.err("techo serve: warning: \(warning)\n") }
         if !server.servesEditor {
             io.err("techo serve: warning: the editor's files were not found (see 'techo serve --help'); serving the API only\n")
         }

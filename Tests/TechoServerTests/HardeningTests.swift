@@ -144,4 +144,17 @@ import Testing
         #expect(try s.stranger.request("GET", "/api/journal", headers: ["Cookie": "techo_token=\(s.token)"]).status == 403)
         #expect(try s.stranger.request("GET", "/", headers: ["Cookie": "techo_page_\(s.port)=\(s.token)"]).status == 403)
     }
+
+    @Test func anAddressOtherMachinesCanReachIsWarnedOf() throws {
+        for host in ["127.0.0.1", "127.1.2.3", "::1", "::ffff:127.0.0.1"] {
+            #expect(!ServerOptions.reachesOtherMachines(host), "\(host)")
+        }
+        for host in ["0.0.0.0", "192.168.1.20", "10.0.0.1", "::", "fe80::1", "2001:db8::1", "::ffff:10.0.0.1"] {
+            #expect(ServerOptions.reachesOtherMachines(host), "\(host)")
+        }
+        var options = ServerOptions()
+        #expect(options.warnings.isEmpty)
+        options.host = "0.0.0.0"
+        #expect(options.warnings.count == 1 && options.warnings[0].contains("plain HTTP"))
+    }
 }
