@@ -138,6 +138,12 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
     /// Requests being received or answered (event streams included).
     public var requestsInFlight: Int { daemon?.requestsInFlight ?? 0 }
 
+    /// Connections the gate handed to the library, answered itself, timed out and closed to
+    /// make room, since the start.
+    var daemonGateStatistics: (handedOver: Int, refused: Int, timedOut: Int, evicted: Int) {
+        daemon?.gateStatistics ?? (0, 0, 0, 0)
+    }
+
     /// Renders served from the cache and renders made, since the start.
     public var renderCacheCounts: (hits: Int, misses: Int) { (renders.hits, renders.misses) }
 

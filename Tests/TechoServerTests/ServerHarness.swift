@@ -21,7 +21,7 @@ final class ServedJournal {
     /// A client without the token.
     var stranger: Client { Client(port: port, token: nil) }
 
-    init(_ name: String = #function, size: String = "400x300", port: UInt16 = 0) throws {
+    init(_ name: String = #function, size: String = "400x300", port: UInt16 = 0, limits: HTTPDaemon.Limits = HTTPDaemon.Limits()) throws {
         let safe = name.filter { $0.isLetter || $0.isNumber }
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("techo-serve-\(safe)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -37,6 +37,7 @@ final class ServedJournal {
         options.port = port
         options.editorFolder = editor
         options.watchInterval = 0.1
+        options.limits = limits
         let log = LogLines()
         options.log = { log.append($0) }
         self.log = log

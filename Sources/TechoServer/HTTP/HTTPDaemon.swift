@@ -35,75 +35,149 @@ public struct ServerStartError: Error, CustomStringConvertible {
 public final class HTTPDaemon: @unchecked Sendable {
     /// Connection limits and timeouts.
     public struct Limits: Sendable {
-        /// Connections served at once (each has a thread). Default 64.
+        /// Requests served at once (each connection has a thread; it serves one request, so
+        /// this counts requests, event streams included). Default 64; past it the answer is 503.
         public var connections: UInt32 = 64
-        /// Seconds a connection may stay idle. Default 60 (event streams write every 15 s).
+        /// Seconds a served connection may stay idle. Default 60 (event streams write every 15 s).
         public var idleTimeout: UInt32 = 60
         /// Memory libmicrohttpd may use per connection for headers and buffers. Default 64 KiB.
         public var connectionMemory = 64 * 1024
+        /// Seconds from accepting a connection to its whole request head. Default 10.
+        public var headSeconds = 10.0
+        /// Connections waiting for their head from one address. Default 64.
+        public var waitingPerAddress = 64
+        /// Connections waiting for their head in all. Default 512.
+        public var waiting = 512
         public init() {}
     }
 
     /// The port it listens on (the chosen one when asked for port 0).
     public private(set) var port: UInt16 = 0
     let handler: HTTPHandler
+    let limits: Limits
     private var daemon: OpaquePointer?
+    private var gate: ConnectionGate?
     private let lock = NSCondition()
     private var inFlight = 0
+    /// Connections handed to libmicrohttpd and not yet closed.
+    private var served = 0
 
     /// Starts listening on `host` (an IPv4 or IPv6 literal) and `port` (0: any free port).
     public init(host: String, port: UInt16, limits: Limits = Limits(), handler: HTTPHandler) throws {
         self.handler = handler
+        self.limits = limits
         if let why = LazyLibraries.missing([TECHO_LAZY_MICROHTTPD]) { throw ServerStartError(description: why) }
-        var flags = UInt32(
+        let listener = try HTTPDaemon.listen(host: host, port: port)
+        let flags = UInt32(
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
-                | MHD_USE_ITC.rawValue | MHD_USE_POLL.rawValue)
-        var v4 = sockaddr_in(), v6 = sockaddr_in6()
-        let started: OpaquePointer?
+                | MHD_USE_ITC.rawValue | MHD_USE_POLL.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        /// Starts the daemon on an IPv4 or IPv6 socket address, with the flags as they are then.
-        func start<Address>(_ address: inout Address) -> OpaquePointer? {
-            withUnsafePointer(to: &address) { p in
-                p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    techo_mhd_start(
-                        flags, $0, HTTPDaemon.access, HTTPDaemon.completed, HTTPDaemon.keepEscapes, context,
-                        limits.connections, limits.idleTimeout, limits.connectionMemory)
-                }
-            }
+        guard
+            let started = techo_mhd_start(
+                flags, HTTPDaemon.access, HTTPDaemon.completed, HTTPDaemon.notify, HTTPDaemon.keepEscapes, context,
+                limits.connections * 2, limits.idleTimeout, limits.connectionMemory)
+        else {
+            close(listener.fd)
+            throw ServerStartError(description: "libmicrohttpd did not start")
         }
+        daemon = started
+        self.port = listener.port
+        var gateLimits = ConnectionGate.Limits()
+        gateLimits.headSeconds = limits.headSeconds
+        gateLimits.waitingPerAddress = limits.waitingPerAddress
+        gateLimits.waiting = limits.waiting
+        let gate = ConnectionGate(
+            listener: listener.fd, limits: gateLimits,
+            decide: { [unowned self] request, fd, address, length in self.decide(request, fd, address, length) },
+            refuse: { [unowned self] method, target, status, message in
+                self.handler.malformed(method: method, target: target, status: status, message: message)
+            })
+        self.gate = gate
+        gate.start()
+    }
+
+    /// A listening socket on `host` and `port`, and the port it got.
+    static func listen(host: String, port: UInt16) throws -> (fd: Int32, port: UInt16) {
+        var v4 = sockaddr_in(), v6 = sockaddr_in6()
+        let family: Int32
         if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
+            family = AF_INET
             v4.sin_family = sa_family_t(AF_INET)
             v4.sin_port = port.bigEndian
-            started = start(&v4)
         } else if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
-            flags |= UInt32(MHD_USE_IPv6.rawValue)
+            family = AF_INET6
             v6.sin6_family = sa_family_t(AF_INET6)
             v6.sin6_port = port.bigEndian
-            started = start(&v6)
         } else {
             throw ServerStartError(description: "--host: '\(host)' is not an IPv4 or IPv6 address (such as 127.0.0.1 or ::1)")
         }
-        guard let started else {
-            throw ServerStartError(
-                description: "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port) (in use, or not an address of this machine)")
+        let cannot = ServerStartError(
+            description: "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port) (in use, or not an address of this machine)")
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw cannot }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        if family == AF_INET6 { setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size)) }
+        let bound: Int32
+        if family == AF_INET {
+            bound = withUnsafePointer(to: &v4) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        } else {
+            bound = withUnsafePointer(to: &v6) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
         }
-        daemon = started
-        self.port = techo_mhd_bound_port(started)
+        guard bound == 0, Glibc.listen(fd, 256) == 0 else {
+            close(fd)
+            throw cannot
+        }
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        let chosen = withUnsafeBytes(of: &address) { raw in UInt16(raw[2]) << 8 | UInt16(raw[3]) }  // sin_port / sin6_port, network order
+        return (fd, chosen)
+    }
+
+    /// What becomes of a connection whose head the gate read: refused by the editor's
+    /// screening, refused because every connection thread is busy, or handed to the library.
+    func decide(_ request: HTTPRequest, _ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> ConnectionGate.Decision {
+        let (refusal, _) = handler.screen(request)
+        if let refusal { return .answer(refusal) }
+        lock.lock()
+        guard served < Int(limits.connections), let daemon else {
+            lock.unlock()
+            return .answer(
+                handler.malformed(
+                    method: request.method, target: request.path, status: 503, message: "the server is busy: \(limits.connections) requests at once; try again")
+            )
+        }
+        served += 1
+        lock.unlock()
+        // The socket is the library's from here, whatever the call returns.
+        if MHD_add_connection(daemon, fd, address, length) != .YES {
+            lock.lock(); served -= 1; lock.unlock()
+        }
+        return .handOver
     }
 
     /// Stops accepting connections, waits up to `grace` seconds for requests in flight to finish
     /// (event streams must already have been told to end), then stops the daemon.
     public func stop(grace: Double = 30) {
         guard let d = daemon else { return }
-        // Quiescing hands the listening socket back to us; it may be closed only after the stop.
-        let listener = MHD_quiesce_daemon(d)
+        gate?.stop()
+        gate = nil
         let deadline = Date(timeIntervalSinceNow: grace)
         lock.lock()
         while inFlight > 0 && lock.wait(until: deadline) {}
         lock.unlock()
         MHD_stop_daemon(d)
-        if listener >= 0 { close(listener) }
         daemon = nil
+    }
+
+    /// Connections the gate handed over, answered itself, timed out and closed to make room.
+    var gateStatistics: (handedOver: Int, refused: Int, timedOut: Int, evicted: Int) {
+        gate?.statistics ?? (0, 0, 0, 0)
     }
 
     deinit { stop(grace: 0) }
@@ -184,6 +258,15 @@ public final class HTTPDaemon: @unchecked Sendable {
         return queue(daemon.handler.respond(to: exchange.request), on: connection)
     }
 
+    static let notify: MHD_NotifyConnectionCallback = { cls, _, _, code in
+        // MHD_CONNECTION_NOTIFY_CLOSED is 1 (the enum's cases do not import by name).
+        guard let cls, code.rawValue == 1 else { return }
+        let daemon = Unmanaged<HTTPDaemon>.fromOpaque(cls).takeUnretainedValue()
+        daemon.lock.lock()
+        daemon.served -= 1
+        daemon.lock.unlock()
+    }
+
     static let completed: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
         guard let cls else { return }
         let daemon = Unmanaged<HTTPDaemon>.fromOpaque(cls).takeUnretainedValue()
@@ -238,7 +321,9 @@ public final class HTTPDaemon: @unchecked Sendable {
         }
         guard let r = made else { return .NO }
         defer { MHD_destroy_response(r) }
-        for (name, value) in response.headers { _ = MHD_add_response_header(r, name, value) }
+        for (name, value) in response.headers where name.lowercased() != "connection" { _ = MHD_add_response_header(r, name, value) }
+        // One request per connection: the next one comes on a new connection, through the gate.
+        _ = MHD_add_response_header(r, "Connection", "close")
         return MHD_queue_response(connection, UInt32(response.status), r)
     }
 }
