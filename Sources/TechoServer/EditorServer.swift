@@ -84,6 +84,8 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
     let store: JournalStore
     let renderer: PageRenderer
     let renders = RenderCache()
+    /// Where renders wait for a worker (coalesced, at most two in the making).
+    let renderQueue = RenderQueue()
     let watcher: JournalWatcher
     let files: EditorFiles
     let fonts: [String]
@@ -108,6 +110,7 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
             daemon = try HTTPDaemon(host: options.host, port: options.port, limits: options.limits, handler: self)
         } catch {
             watcher.stop()
+            renderQueue.stop()
             throw error
         }
         let shown = options.host.contains(":") ? "[\(options.host)]" : options.host
@@ -133,6 +136,7 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
         watcher.hub.close()
         daemon?.stop(grace: grace)
         daemon = nil
+        renderQueue.stop()
     }
 
     /// Requests being received or answered (event streams included).
@@ -143,6 +147,9 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
     var daemonGateStatistics: (handedOver: Int, refused: Int, timedOut: Int, evicted: Int) {
         daemon?.gateStatistics ?? (0, 0, 0, 0)
     }
+
+    /// Render jobs made and render requests that joined a waiting job, since the start.
+    var renderQueueCounts: (made: Int, joined: Int) { renderQueue.counts }
 
     /// Renders served from the cache and renders made, since the start.
     public var renderCacheCounts: (hits: Int, misses: Int) { (renders.hits, renders.misses) }

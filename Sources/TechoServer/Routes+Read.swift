@@ -99,9 +99,14 @@ extension EditorServer {
 
     func renderPage(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let scale = try renderScale(request)
+        let without = request.query["without"] ?? ""
+        return try renderQueue.answer("page \(id) \(scale) \(without)") { try self.renderPageNow(id, scale: scale, without: without) }
+    }
+
+    /// The page as it is now (the render queue's job).
+    func renderPageNow(_ id: String, scale: Double, without: String) throws -> HTTPResponse {
         let s = try snapshot()
         var p = try page(id, in: s)
-        let without = request.query["without"] ?? ""
         if !without.isEmpty {
             guard let i = p.index(of: without) else { throw EditError(.notFound, "without: no element '\(without)' on page \(id)") }
             p.elements.remove(at: i)
@@ -124,6 +129,11 @@ extension EditorServer {
     /// relative to the element's centre before rotation (for ink: page coordinates).
     func renderElement(_ id: String, _ eid: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let scale = try renderScale(request)
+        return try renderQueue.answer("sprite \(id) \(eid) \(scale)") { try self.renderElementNow(id, eid, scale: scale) }
+    }
+
+    /// The element's sprite as it is now (the render queue's job).
+    func renderElementNow(_ id: String, _ eid: String, scale: Double) throws -> HTTPResponse {
         let s = try snapshot()
         let p = try page(id, in: s)
         guard let i = p.index(of: eid) else { throw EditError(.notFound, "no element '\(eid)' on page \(id)") }
@@ -157,6 +167,10 @@ extension EditorServer {
 
     func exportPage(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let scale = try renderScale(request)
+        return try renderQueue.answer("export \(id) \(scale)") { try self.exportPageNow(id, scale: scale) }
+    }
+
+    func exportPageNow(_ id: String, scale: Double) throws -> HTTPResponse {
         let s = try snapshot()
         let p = try page(id, in: s)
         let entry = try renders.render(RenderCache.Key(page: p, scale: scale, variant: "")) {
@@ -170,6 +184,10 @@ extension EditorServer {
     }
 
     func exportJournal() throws -> HTTPResponse {
+        try renderQueue.answer("journal.pdf") { try self.exportJournalNow() }
+    }
+
+    func exportJournalNow() throws -> HTTPResponse {
         let s = try snapshot()
         let pages = s.journal.pageOrder.compactMap { s.pages[$0] }
         let bytes = try PageBytes.pdf(of: pages, title: s.journal.title, renderer: renderer)

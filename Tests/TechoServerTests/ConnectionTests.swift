@@ -116,3 +116,52 @@ import Testing
         }
     }
 }
+
+@Suite struct LoadTests {
+    @Test func rendersOfTheSamePageAndScaleAreMadeOnce() throws {
+        let s = try ServedJournal(size: "1600x1600")
+        try s.techo("add", "washi", s.journal.path, "p1", "--from", "100,100", "--to", "1500,1500", "--width", "200")
+        let requests = 24
+        let group = DispatchGroup()
+        let statuses = LogLines()
+        for _ in 0..<requests {
+            group.enter()
+            Thread {
+                statuses.append(String((try? s.client.get("/api/pages/p1/render?scale=2").status) ?? 0))
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        #expect(statuses.lines.count == requests && statuses.lines.allSatisfy { $0 == "200" }, "\(statuses.lines)")
+        // Each render drew the page as it was when its job started; a request that came while
+        // one for the same page and scale was waiting shared it.
+        let (hits, misses) = s.server.renderCacheCounts
+        #expect(misses < requests / 2, "\(misses) renders made for \(requests) requests (\(hits) cache hits)")
+        let (made, joined) = s.server.renderQueueCounts
+        #expect(made + joined == requests)
+    }
+
+    @Test func bodiesInFlightHaveACeiling() throws {
+        var limits = HTTPDaemon.Limits()
+        limits.bodyBytes = 1000
+        let s = try ServedJournal(limits: limits)
+        // The first reserves 600 of the 1000 bytes and sends nothing more; the second would pass the ceiling.
+        let first = try RawConnection(port: s.port, timeout: 5)
+        try first.send(s.client.head("POST", "/api/pages/p1/draw", length: 600))
+        usleep(200_000)
+        let second = try RawConnection(port: s.port, timeout: 5)
+        try second.send(s.client.head("POST", "/api/pages/p1/draw", length: 600))
+        let r = try second.readResponse()
+        #expect(r.status == 503)
+        #expect(try json(r)["error"]?.string?.contains("busy") == true, "\(r.text)")
+        // Once the first is gone, its bytes are free again.
+        withExtendedLifetime(first) {}
+        shutdown(first.fd, Int32(SHUT_RDWR))
+        var freed = false
+        for _ in 0..<50 where !freed {
+            usleep(100_000)
+            freed = (try? s.client.post("/api/pages/p1/clear", json: "{\"what\": \"ink\"}").status) == 200
+        }
+        #expect(freed)
+    }
+}

@@ -36,8 +36,9 @@ public final class HTTPDaemon: @unchecked Sendable {
     /// Connection limits and timeouts.
     public struct Limits: Sendable {
         /// Requests served at once (each connection has a thread; it serves one request, so
-        /// this counts requests, event streams included). Default 64; past it the answer is 503.
-        public var connections: UInt32 = 64
+        /// this counts requests, event streams included). Default 128; past it the answer is 503.
+        /// (A closed connection is counted until the library has cleaned it up.)
+        public var connections: UInt32 = 128
         /// Seconds a served connection may stay idle. Default 60 (event streams write every 15 s).
         public var idleTimeout: UInt32 = 60
         /// Memory libmicrohttpd may use per connection for headers and buffers. Default 64 KiB.
@@ -48,6 +49,10 @@ public final class HTTPDaemon: @unchecked Sendable {
         public var waitingPerAddress = 64
         /// Connections waiting for their head in all. Default 512.
         public var waiting = 512
+        /// Bytes of request bodies held at once, all connections together (each request reserves
+        /// its Content-Length when its head is screened; past it the answer is 503). Default
+        /// 768 MiB: the largest upload and room for everything else.
+        public var bodyBytes = 768 << 20
         public init() {}
     }
 
@@ -61,6 +66,8 @@ public final class HTTPDaemon: @unchecked Sendable {
     private var inFlight = 0
     /// Connections handed to libmicrohttpd and not yet closed.
     private var served = 0
+    /// Body bytes reserved by the requests being received or answered.
+    private var bodyBytesReserved = 0
 
     /// Starts listening on `host` (an IPv4 or IPv6 literal) and `port` (0: any free port).
     public init(host: String, port: UInt16, limits: Limits = Limits(), handler: HTTPHandler) throws {
@@ -191,9 +198,21 @@ public final class HTTPDaemon: @unchecked Sendable {
     final class Exchange {
         var request: HTTPRequest
         var limit: Int
+        /// Body bytes reserved for it (its Content-Length), given back when it completes.
+        var reserved = 0
         /// A response is queued already (a refusal or a 413): the rest of the body is discarded.
         var answered = false
         init(request: HTTPRequest, limit: Int) { self.request = request; self.limit = limit }
+    }
+
+    /// Reserves `bytes` of body memory (gives it back when negative); false when that would pass the limit.
+    @discardableResult
+    func reserve(_ bytes: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if bytes > 0 && bodyBytesReserved + bytes > limits.bodyBytes { return false }
+        bodyBytesReserved += bytes
+        return true
     }
 
     private func begin() { lock.lock(); inFlight += 1; lock.unlock() }
@@ -230,10 +249,17 @@ public final class HTTPDaemon: @unchecked Sendable {
                 exchange.answered = true
                 return queue(refusal, on: connection)
             }
-            if let length = request.header("content-length").flatMap({ Int($0) }), length > limit {
+            let length = request.header("content-length").flatMap { Int($0) } ?? 0
+            if length > limit {
                 exchange.answered = true
                 return queue(tooLarge(limit), on: connection)
             }
+            guard daemon.reserve(length) else {
+                exchange.answered = true
+                let busy = HTTPResponse.error(503, "the server is busy: it holds as many request bodies as it may; try again")
+                return queue(busy, on: connection)
+            }
+            exchange.reserved = length
             return .YES
         }
         let exchange = Unmanaged<Exchange>.fromOpaque(conCls.pointee!).takeUnretainedValue()
@@ -271,6 +297,7 @@ public final class HTTPDaemon: @unchecked Sendable {
         guard let cls else { return }
         let daemon = Unmanaged<HTTPDaemon>.fromOpaque(cls).takeUnretainedValue()
         if let conCls, let p = conCls.pointee {
+            daemon.reserve(-Unmanaged<Exchange>.fromOpaque(p).takeUnretainedValue().reserved)
             Unmanaged<Exchange>.fromOpaque(p).release()
             conCls.pointee = nil
             daemon.end()
