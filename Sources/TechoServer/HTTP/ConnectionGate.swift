@@ -128,7 +128,11 @@ final class ConnectionGate: @unchecked Sendable {
             if let next = waiting.map(\.deadline).min() { timeout = min(timeout, max(0, (next - now) * 1000) + 1) }
             if listenerPausedUntil > now { timeout = min(timeout, (listenerPausedUntil - now) * 1000 + 1) }
             let ready = poll(&fds, nfds_t(fds.count), Int32(timeout))
-            if ready < 0 && errno != EINTR { break }
+            if ready < 0 {
+                // EINTR, or a shortage (ENOMEM) that may pass: look again shortly, never give up.
+                if errno != EINTR { usleep(10_000) }
+                continue
+            }
             if fds[0].revents != 0 { break }
             var gone = Set<Int32>()
             for (k, w) in waiting.enumerated() where fds[k + 2].revents != 0 {
@@ -210,7 +214,8 @@ final class ConnectionGate: @unchecked Sendable {
                     // or stop accepting for a moment.
                     if !waiting.isEmpty { evict(at: 0) } else { pausedUntil = ConnectionGate.now() + 0.1 }
                     return true
-                default: return false
+                case EBADF, EINVAL, ENOTSOCK: return false  // the listening socket is gone
+                default: return true  // this one connection failed (a firewall's EPERM, EPROTO)
                 }
             }
             let key = ConnectionGate.key(of: address)
