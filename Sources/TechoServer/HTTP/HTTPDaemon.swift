@@ -4,7 +4,9 @@
 // once more when the body is complete. Bodies are counted against their limit as they arrive
 // and refused with 413 at once; a route runs only when its body is whole, so a client that
 // disconnects mid-upload leaves nothing behind. C calls back into Swift through @convention(c)
-// closures that get this object back from an Unmanaged context pointer.
+// closures that get this object back from an Unmanaged context pointer. The library listens on
+// nothing itself: this object owns the listening socket, and ConnectionGate reads and screens
+// each connection's head before handing it over, so the library serves token holders only.
 import CLibMicroHTTPD
 import CTechoLazy
 import Foundation
