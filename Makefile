@@ -4,12 +4,13 @@
 #   make bench  build optimised and print the benchmark figures
 #   make build  build the optimised techo binary (.build/release/techo)
 #   make serve  build, then open the demo journal in the live editor (PORT=7373; Ctrl+C stops)
+#   make load   build, then measure techo serve under hostile and heavy load (techo-load)
 #   make install  build optimised, install it as $(DESTDIR)$(PREFIX)/bin/techo (PREFIX=/usr/local)
 SWIFT ?= swift
 # Everything builds optimised (pixel loops in debug builds are 10-50x slower), and with one set
 # of flags, so test, demo and bench share one build instead of recompiling for each other.
 FLAGS ?= -c release -Xswiftc -enable-testing
-.PHONY: deps build test demo bench clean lint serve install
+.PHONY: deps build test demo bench clean lint serve install load
 
 deps:
 	@bash scripts/setup-deps.sh
@@ -49,6 +50,17 @@ bench: deps
 	$(SWIFT) build $(FLAGS) --product techo-assets
 	$(SWIFT) build $(FLAGS) --product techo-bench
 	"$$($(SWIFT) build $(FLAGS) --show-bin-path)/techo-bench"
+
+# 296 connections without the token beside a client with it, then 50 clients rendering and
+# editing for 30 s (CLIENTS, LOAD_SECONDS): medians and p95, peak memory, nothing lost, techo check.
+CLIENTS ?= 50
+LOAD_SECONDS ?= 30
+load: deps
+	$(SWIFT) build $(FLAGS) --product techo
+	$(SWIFT) build $(FLAGS) --product techo-load
+	"$$($(SWIFT) build $(FLAGS) --show-bin-path)/techo-load" lockout --techo "$$($(SWIFT) build $(FLAGS) --show-bin-path)/techo"
+	"$$($(SWIFT) build $(FLAGS) --show-bin-path)/techo-load" mixed --techo "$$($(SWIFT) build $(FLAGS) --show-bin-path)/techo" --clients $(CLIENTS) --seconds $(LOAD_SECONDS)
+	@echo "make load: both scenarios ran"
 
 clean:
 	rm -rf .build out bench-out

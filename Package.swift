@@ -84,6 +84,8 @@ let package = Package(
             name: "TechoFuzzTargets",
             dependencies: ["TechoModel", "TechoGeometry", "TechoCodecs", "TechoText", "TechoRaster", "TechoEditing", "TechoCommands", "TechoServer", "Techo"]),
         .executableTarget(name: "techo-fuzz", dependencies: ["TechoFuzzTargets", "TechoGeometry"]),
+        // techo serve under hostile and heavy load, measured from outside (make load).
+        .executableTarget(name: "techo-load", path: "Sources/techo-load"),
         .executableTarget(
             name: "techo-bench",
             dependencies: ["Techo", "TechoEditing", "TechoRender", "TechoCodecs", "TechoRaster", "TechoText", "TechoModel", "TechoGeometry"],

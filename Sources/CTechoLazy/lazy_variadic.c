@@ -22,12 +22,4 @@ struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port, MHD_Accep
     va_end(ap);
     return daemon;
 }
-
-/* No info type of this libmicrohttpd reads arguments after info_type (the "..." is reserved),
- * so none are passed on. */
-const union MHD_DaemonInfo *MHD_get_daemon_info(struct MHD_Daemon *daemon, enum MHD_DaemonInfoType info_type, ...) {
-    static __typeof__(&MHD_get_daemon_info) fn;
-    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_MICROHTTPD, "MHD_get_daemon_info");
-    return fn(daemon, info_type);
-}
 #endif

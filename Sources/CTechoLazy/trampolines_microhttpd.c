@@ -10,6 +10,12 @@
 #if defined(__linux__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
+enum MHD_Result MHD_add_connection(struct MHD_Daemon *a0, MHD_socket a1, const struct sockaddr *a2, socklen_t a3) {
+    static __typeof__(&MHD_add_connection) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_MICROHTTPD, "MHD_add_connection");
+    return fn(a0, a1, a2, a3);
+}
+
 enum MHD_Result MHD_add_response_header(struct MHD_Response *a0, const char *a1, const char *a2) {
     static __typeof__(&MHD_add_response_header) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_MICROHTTPD, "MHD_add_response_header");
@@ -44,12 +50,6 @@ enum MHD_Result MHD_queue_response(struct MHD_Connection *a0, unsigned int a1, s
     static __typeof__(&MHD_queue_response) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_MICROHTTPD, "MHD_queue_response");
     return fn(a0, a1, a2);
-}
-
-MHD_socket MHD_quiesce_daemon(struct MHD_Daemon *a0) {
-    static __typeof__(&MHD_quiesce_daemon) fn;
-    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_MICROHTTPD, "MHD_quiesce_daemon");
-    return fn(a0);
 }
 
 void MHD_stop_daemon(struct MHD_Daemon *a0) {

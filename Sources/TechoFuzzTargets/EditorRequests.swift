@@ -1,6 +1,7 @@
 // The editor's request handling as a fuzz target: each input is one HTTP request (a request
-// line, headers, a blank line, the body), screened and answered by a real `EditorServer` on a
-// small journal, exactly as the daemon hands requests to it. Before each input the journal's
+// line, headers, a blank line, the body), read by the server's own head parser (RequestHead,
+// as the connection gate reads it, raw and then as a client would send it), then screened and
+// answered by a real `EditorServer` on a small journal, exactly as the daemon hands requests to it. Before each input the journal's
 // files are put back as they were, so an input means the same thing every time it runs.
 //
 // Besides "never trap, hang or allocate without bound", two things must hold for every input:
@@ -35,49 +36,34 @@ final class EditorFuzzJournal {
     func restore() -> [String] { journal.restore() }
 }
 
-/// An input's bytes as the request the daemon would hand over: `METHOD TARGET`, header lines
-/// `name: value`, an empty line, the body. Host and token are filled in unless the input sets them.
-func editorRequest(_ bytes: [UInt8], port: UInt16, token: String) -> HTTPRequest {
-    var lines: [String] = []
+/// An input's bytes as a client would send them: `METHOD TARGET` (` HTTP/1.1` added when the
+/// line has no version), header lines `name: value`, an empty line, the body; lines may end in
+/// LF alone (they are sent with CRLF). Host and token are added unless the input sets them.
+func editorWireBytes(_ bytes: [UInt8], port: UInt16, token: String) -> [UInt8] {
+    var lines: [[UInt8]] = []
     var body: [UInt8] = []
     var start = 0, i = 0
     while i < bytes.count {
         if bytes[i] == 0x0A {
-            let line = String(decoding: bytes[start..<i], as: UTF8.self)
+            var line = Array(bytes[start..<i])
             start = i + 1
-            if line.isEmpty || line == "\r" {
+            if line.last == 0x0D { line.removeLast() }
+            if line.isEmpty {
                 body = Array(bytes[start...])
                 break
             }
-            lines.append(line.hasSuffix("\r") ? String(line.dropLast()) : line)
+            lines.append(line)
         }
         i += 1
     }
-    if i == bytes.count, start < bytes.count { lines.append(String(decoding: bytes[start...], as: UTF8.self)) }
-    let first = (lines.first ?? "GET /").split(separator: " ", maxSplits: 1).map(String.init)
-    let method = first.first ?? "GET"
-    let target = first.count > 1 ? first[1] : "/"
-    let pathPart = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-    let path = String(pathPart[0]).removingPercentEncoding ?? String(pathPart[0])
-    var query: [String: String] = [:]
-    if pathPart.count > 1 {
-        for pair in pathPart[1].split(separator: "&") {
-            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            let key = kv[0].removingPercentEncoding ?? kv[0]
-            query[key] = kv.count > 1 ? (kv[1].removingPercentEncoding ?? kv[1]) : ""
-        }
-    }
-    var headers = ["host": "127.0.0.1:\(port)", "x-techo-token": token]
-    for line in lines.dropFirst() {
-        guard let colon = line.firstIndex(of: ":") else { continue }
-        headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-    }
-    var cookies: [String: String] = [:]
-    for part in (headers["cookie"] ?? "").split(separator: ";") {
-        let kv = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-        if kv.count == 2 { cookies[kv[0]] = kv[1] }
-    }
-    return HTTPRequest(method: method, path: path, query: query, headers: headers, cookies: cookies, body: body)
+    if i == bytes.count, start < bytes.count { lines.append(Array(bytes[start...])) }
+    if lines.isEmpty { lines = [Array("GET /".utf8)] }
+    let first = String(decoding: lines[0], as: UTF8.self)
+    if !first.hasSuffix(" HTTP/1.1") && !first.hasSuffix(" HTTP/1.0") { lines[0] += Array(" HTTP/1.1".utf8) }
+    let names = Set(lines.dropFirst().map { String(decoding: $0.prefix { $0 != UInt8(ascii: ":") }, as: UTF8.self).lowercased() })
+    if !names.contains("host") { lines.append(Array("Host: 127.0.0.1:\(port)".utf8)) }
+    if !names.contains("x-techo-token") { lines.append(Array("X-Techo-Token: \(token)".utf8)) }
+    return lines.flatMap { $0 + [0x0D, 0x0A] } + [0x0D, 0x0A] + body
 }
 
 extension Targets {
@@ -87,7 +73,8 @@ extension Targets {
         "GET ", "POST ", "PATCH ", "DELETE ", "HEAD ", "/api/", "journal", "events", "undo", "redo", "pages", "/p1", "/p2",
         "/elements", "/text-1", "/image-1", "/washi-1", "/ink-1", "/render", "/gesture", "/draw", "/background", "/clear",
         "/move", "/flip", "/restack", "/export", ".png", "journal.pdf", "?scale=", "&without=", "?type=image", "?type=photo",
-        "&name=", "&x=", "&y=", "?image=", "&mode=tile", "&opacity=", "\nHost: ", "\nOrigin: http://", "\nCookie: techo_token=",
+        "&name=", "&x=", "&y=", "?image=", "&mode=tile", "&opacity=", "\nHost: ", "\nOrigin: http://", "\nCookie: techo_page_1=", "\r\n", "Content-Length: ",
+        "Transfer-Encoding: chunked", " HTTP/1.0", "%2f", "%2e",
         "\nX-Techo-Token: ", "\n\n", "%2e%2e/", "%00", "\"element\"", "\"events\"", "\"gesture\"", "\"state\"", "\"began\"", "\"changed\"", "\"ended\"",
         "\"translation\"", "\"location\"", "\"rotation\"", "\"doubleTap\"", "\"pinch\"", "\"tool\"", "\"pencil\"",
         "\"eraser\"", "\"points\"", "\"width\"", "\"color\"", "\"type\"", "\"text\"",
@@ -142,7 +129,25 @@ extension Targets {
                     }
                 }
                 let j = Targets.editorJournal!
-                let request = editorRequest(bytes, port: j.server.port, token: j.token)
+                // The server's own head parser (the gate in front of libmicrohttpd) reads the
+                // input's bytes as they are, and then as a client would send them.
+                if case .complete(_, let length) = RequestHead.parse(bytes), length > bytes.count {
+                    fatalError("a head of \(length) bytes was read from \(bytes.count)")
+                }
+                let wire = editorWireBytes(bytes, port: j.server.port, token: j.token)
+                var request: HTTPRequest
+                switch RequestHead.parse(wire) {
+                case .incomplete: return "head incomplete"
+                case .refused(let status, _, _, _):
+                    guard [400, 411, 431, 505].contains(status) else { fatalError("the head parser refused with \(status)") }
+                    return "head \(status)"
+                case .complete(let parsed, let length):
+                    request = parsed
+                    request.body = Array(wire[length...])
+                }
+                if request.path.unicodeScalars.contains(where: { $0.value < 0x20 }) || request.path.contains("/../") {
+                    fatalError("the head parser let through the path \(request.path.debugDescription)")
+                }
                 var status: Int
                 let (refusal, limit) = j.server.screen(request)
                 if let r = refusal {

@@ -30,6 +30,27 @@ public struct ServerOptions: Sendable {
 
     public init() {}
 
+    /// Whether `host` may be reached from other machines: anything but a loopback address
+    /// (127.0.0.0/8, ::1, or ::ffff:127.x.y.z).
+    public static func reachesOtherMachines(_ host: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 != 127 }
+        guard inet_pton(AF_INET6, host, &v6) == 1 else { return true }
+        let b = withUnsafeBytes(of: v6) { Array($0) }
+        if b[0..<15].allSatisfy({ $0 == 0 }) && b[15] == 1 { return false }
+        if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xFF && b[11] == 0xFF { return b[12] != 127 }
+        return true
+    }
+
+    /// What `techo serve` warns of before it serves: an address other machines can reach.
+    public var warnings: [String] {
+        guard ServerOptions.reachesOtherMachines(host) else { return [] }
+        return [
+            "listening on \(host), which other machines can reach: the token and the journal travel in plain HTTP, unencrypted, "
+                + "so anyone on the network who sees the URL can read and change this journal"
+        ]
+    }
+
     /// 32 bytes from the system's cryptographic generator, as 64 hex digits.
     public static func randomToken() -> String {
         var g = SystemRandomNumberGenerator()
@@ -63,11 +84,15 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
     let store: JournalStore
     let renderer: PageRenderer
     let renders = RenderCache()
+    /// Where renders wait for a worker (coalesced, at most two in the making).
+    let renderQueue = RenderQueue()
     let watcher: JournalWatcher
     let files: EditorFiles
     let fonts: [String]
     private var daemon: HTTPDaemon?
     private var allowedHosts: Set<String> = []
+    /// What the page cookie holds: 32 random bytes, hex, other than the token (see `hasToken`).
+    let pageKey = ServerOptions.randomToken()
     private let snapshotLock = NSLock()
     private var snapshotCache: (revision: UInt64, journal: Journal, pages: PageSet)?
 
@@ -85,6 +110,7 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
             daemon = try HTTPDaemon(host: options.host, port: options.port, limits: options.limits, handler: self)
         } catch {
             watcher.stop()
+            renderQueue.stop()
             throw error
         }
         let shown = options.host.contains(":") ? "[\(options.host)]" : options.host
@@ -110,18 +136,34 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
         watcher.hub.close()
         daemon?.stop(grace: grace)
         daemon = nil
+        renderQueue.stop()
     }
 
     /// Requests being received or answered (event streams included).
     public var requestsInFlight: Int { daemon?.requestsInFlight ?? 0 }
+
+    /// Connections the gate handed to the library, answered itself, timed out and closed to
+    /// make room, since the start.
+    var daemonGateStatistics: (handedOver: Int, refused: Int, timedOut: Int, evicted: Int) {
+        daemon?.gateStatistics ?? (0, 0, 0, 0)
+    }
+
+    /// Render jobs made and render requests that joined a waiting job, since the start.
+    var renderQueueCounts: (made: Int, joined: Int) { renderQueue.counts }
 
     /// Renders served from the cache and renders made, since the start.
     public var renderCacheCounts: (hits: Int, misses: Int) { (renders.hits, renders.misses) }
 
     // MARK: Screening
 
+    /// The largest upload (a picture's bytes): the image file limit, 512 MiB, so the browser
+    /// may add any file `techo add` would take. docs/editor-api.md states it; a test checks both say the same.
+    public static let uploadLimit = ImageLimits.default.maxFileBytes
+    /// The largest JSON body: the limit of every JSON document techo reads, 8 MB.
+    public static let jsonLimit = JSONLimits.default.maxBytes
+
     public func screen(_ request: HTTPRequest) -> (refusal: HTTPResponse?, bodyLimit: Int) {
-        let limit = isUpload(request) ? ImageLimits.default.maxFileBytes : JSONLimits.default.maxBytes
+        let limit = isUpload(request) ? EditorServer.uploadLimit : EditorServer.jsonLimit
         let host = request.header("host") ?? ""
         guard allowedHosts.contains(host.lowercased()) else {
             return (refuse(request, 403, "Host '\(host)' is not the address this server listens on (DNS rebinding is refused)"), limit)
@@ -139,15 +181,34 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
     }
 
     private func refuse(_ request: HTTPRequest, _ status: Int, _ message: String) -> HTTPResponse {
-        options.log("\(request.method) \(request.path): \(status) \(message)")
+        log(request.method, request.path, status, message)
         return withCommonHeaders(.error(status, message))
     }
 
-    /// The token from the query, the cookie or the header, compared in constant time.
-    func hasToken(_ request: HTTPRequest) -> Bool {
-        let given = [request.query["token"], request.cookies["techo_token"], request.header("x-techo-token")]
-        return given.contains { $0.map { constantTimeEqual($0, options.token) } ?? false }
+    public func malformed(method: String, target: String, status: Int, message: String) -> HTTPResponse {
+        log(method, target, status, message)
+        var r = withCommonHeaders(.error(status, message))
+        r.headers.append(("Connection", "close"))
+        return r
     }
+
+    /// One log line for a request that failed; every field is escaped (`LogField`).
+    func log(_ method: String, _ path: String, _ status: Int, _ message: String) {
+        options.log("\(LogField.escape(method)) \(LogField.escape(path)): \(status) \(LogField.escape(message))")
+    }
+
+    /// The token from the query or the header, compared in constant time; for the editor's own
+    /// files (not the API) the page cookie does too.
+    func hasToken(_ request: HTTPRequest) -> Bool {
+        let given = [request.query["token"], request.header("x-techo-token")]
+        if given.contains(where: { $0.map { constantTimeEqual($0, options.token) } ?? false }) { return true }
+        guard !request.path.hasPrefix("/api/"), let key = request.cookies[pageCookieName] else { return false }
+        return constantTimeEqual(key, pageKey)
+    }
+
+    /// The page cookie's name: browsers send a cookie to every port of a host, so each server's
+    /// has its own name and a server on another port never sees it as its own.
+    var pageCookieName: String { "techo_page_\(port)" }
 
     func constantTimeEqual(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8), y = Array(b.utf8)
@@ -174,12 +235,15 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
             response = try route(request)
         } catch {
             let e = apiError(error)
-            options.log("\(request.method) \(request.path): \(e.status) \(e.message)")
+            log(request.method, request.path, e.status, e.message)
             response = .error(e.status, e.message)
         }
         if request.query["token"] != nil {
-            // The first load carries the token in the URL; the page's later requests send the cookie.
-            response.headers.append(("Set-Cookie", "techo_token=\(options.token); HttpOnly; SameSite=Strict; Path=/"))
+            // The first load carries the token in the URL; the browser then fetches the page's
+            // scripts and styles by itself, with the page cookie. The cookie is not the token (a
+            // browser sends it to every server on this host, whatever the port), and opens
+            // only the editor's files, which hold no journal data; the API wants the token.
+            response.headers.append(("Set-Cookie", "\(pageCookieName)=\(pageKey); HttpOnly; SameSite=Strict; Path=/"))
         }
         if request.method == "HEAD", case .bytes = response.body { response.body = .bytes([]) }
         return withCommonHeaders(response)

@@ -99,8 +99,6 @@ extension EditorServer {
 
     func renderPage(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let scale = try renderScale(request)
-        let s = try snapshot()
-        var p = try page(id, in: s)
         // While a gesture lasts the editor draws the page without the element (`without=ID`), or
         // in two layers that keep the stack (`layer=below`: the background and what lies under
         // it; `layer=above`: what lies over it, on nothing), always at the whole page's size.
@@ -108,6 +106,15 @@ extension EditorServer {
         let layer = request.query["layer"] ?? ""
         guard ["", "below", "above"].contains(layer) else { throw EditError(.invalid, "layer: expected below or above, got '\(layer)'") }
         if !layer.isEmpty && without.isEmpty { throw EditError(.invalid, "layer: needs without=ID, the element the layers are cut at") }
+        return try renderQueue.answer("page \(id) \(scale) \(without) \(layer)") {
+            try self.renderPageNow(id, scale: scale, without: without, layer: layer)
+        }
+    }
+
+    /// The page as it is now (the render queue's job).
+    func renderPageNow(_ id: String, scale: Double, without: String, layer: String) throws -> HTTPResponse {
+        let s = try snapshot()
+        var p = try page(id, in: s)
         if !without.isEmpty {
             guard let i = p.index(of: without) else { throw EditError(.notFound, "without: no element '\(without)' on page \(id)") }
             let size = try renderer.resolvedSize(of: p)
@@ -139,6 +146,11 @@ extension EditorServer {
     /// relative to the element's centre before rotation (for ink: page coordinates).
     func renderElement(_ id: String, _ eid: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let scale = try renderScale(request)
+        return try renderQueue.answer("sprite \(id) \(eid) \(scale)") { try self.renderElementNow(id, eid, scale: scale) }
+    }
+
+    /// The element's sprite as it is now (the render queue's job).
+    func renderElementNow(_ id: String, _ eid: String, scale: Double) throws -> HTTPResponse {
         let s = try snapshot()
         let p = try page(id, in: s)
         guard let i = p.index(of: eid) else { throw EditError(.notFound, "no element '\(eid)' on page \(id)") }
@@ -172,6 +184,10 @@ extension EditorServer {
 
     func exportPage(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let scale = try renderScale(request)
+        return try renderQueue.answer("export \(id) \(scale)") { try self.exportPageNow(id, scale: scale) }
+    }
+
+    func exportPageNow(_ id: String, scale: Double) throws -> HTTPResponse {
         let s = try snapshot()
         let p = try page(id, in: s)
         let entry = try renders.render(RenderCache.Key(page: p, scale: scale, variant: "")) {
@@ -185,6 +201,10 @@ extension EditorServer {
     }
 
     func exportJournal() throws -> HTTPResponse {
+        try renderQueue.answer("journal.pdf") { try self.exportJournalNow() }
+    }
+
+    func exportJournalNow() throws -> HTTPResponse {
         let s = try snapshot()
         let pages = s.journal.pageOrder.compactMap { s.pages[$0] }
         let bytes = try PageBytes.pdf(of: pages, title: s.journal.title, renderer: renderer)

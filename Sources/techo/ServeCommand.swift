@@ -17,7 +17,8 @@ enum ServeCommand: TechoCommand {
     static let summary = "open the journal in the live editor (a local web page); prints its URL"
     static let discussion = """
         The first line on stdout is the editor's URL with a secret token; open it in a browser.
-        Every request must carry the token (the page keeps it in a cookie). Log lines go to stderr.
+        Every request must carry the token (the page sends it with each request). Log lines go to
+        stderr. Any --host but a loopback address is warned of: the editor speaks plain HTTP.
         Changes go through the same history as the CLI, so 'techo undo' undoes the browser's steps,
         and changes made with techo commands while the editor is open show up in it within 2 s.
         SIGINT (Ctrl+C) or SIGTERM finishes the requests in flight and exits 0.
@@ -82,6 +83,7 @@ enum ServeCommand: TechoCommand {
             throw EditError(.failure, e.description)
         }
         io.out("\(server.url)\n")
+        for warning in options.warnings { io.err("techo serve: warning: \(warning)\n") }
         if !server.servesEditor {
             io.err("techo serve: warning: the editor's files were not found (see 'techo serve --help'); serving the API only\n")
         }

@@ -13,13 +13,15 @@ final class ServedJournal {
     let editor: URL
     let server: EditorServer
     let token: String
+    /// The lines the server logged.
+    let log: LogLines
     var port: UInt16 { server.port }
     /// A client with the token.
     var client: Client { Client(port: port, token: token) }
     /// A client without the token.
     var stranger: Client { Client(port: port, token: nil) }
 
-    init(_ name: String = #function, size: String = "400x300", port: UInt16 = 0) throws {
+    init(_ name: String = #function, size: String = "400x300", port: UInt16 = 0, limits: HTTPDaemon.Limits = HTTPDaemon.Limits()) throws {
         let safe = name.filter { $0.isLetter || $0.isNumber }
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("techo-serve-\(safe)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -35,6 +37,10 @@ final class ServedJournal {
         options.port = port
         options.editorFolder = editor
         options.watchInterval = 0.1
+        options.limits = limits
+        let log = LogLines()
+        options.log = { log.append($0) }
+        self.log = log
         server = try EditorServer(journal: journal, options: options)
         token = options.token
     }
@@ -85,6 +91,14 @@ final class ServedJournal {
         let pm = Pixmap(width: w, height: h, straightRGBA: [UInt8]((0..<(w * h)).flatMap { _ in [rgba.0, rgba.1, rgba.2, rgba.3] }))
         return try PNGEncoder.encode(pm, name: "sticker.png")
     }
+}
+
+/// Log lines as a server writes them, from any thread.
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func append(_ line: String) { lock.lock(); stored.append(line); lock.unlock() }
+    var lines: [String] { lock.lock(); defer { lock.unlock() }; return stored }
 }
 
 /// Parses a JSON response body.

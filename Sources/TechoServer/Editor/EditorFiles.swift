@@ -2,9 +2,16 @@
 // starts: the copy built into techo (TechoResources), held in memory, or, when a folder is
 // given, the regular files under it (symbolic links and hidden files left out), each read fresh
 // from disk when asked for. A request path is looked up in that list as a string, so `..`,
-// percent-encoded dots, absolute paths and links never reach the file system.
+// percent-encoded dots, absolute paths and links never reach the file system. A listed file is
+// read by walking from the folder opened at start-up, one name at a time with O_NOFOLLOW, so a
+// file or folder swapped for a link after start-up is not followed (it is a 404), and only a
+// regular file is read (a FIFO put in its place cannot make the read wait).
 import Foundation
 import TechoResources
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The editor's files, by the URL path that serves them.
 public struct EditorFiles: Sendable {
@@ -15,8 +22,9 @@ public struct EditorFiles: Sendable {
 
     /// Where one file's bytes are.
     enum Source: Sendable {
-        /// A file on disk, read when asked for (so an edit shows on reload).
-        case disk(URL)
+        /// A file on disk by its names below the folder, read when asked for (so an edit shows
+        /// on reload).
+        case disk([String])
         /// The built-in copy, decoded once when the server starts.
         case memory([UInt8])
     }
@@ -24,10 +32,52 @@ public struct EditorFiles: Sendable {
     /// Files larger than this are not listed (the editor is small text files). 4 MiB.
     static let maxFileBytes = 4 << 20
 
+    /// The folder, opened when the server starts; every file is read relative to it.
+    let directory: Directory?
+
+    /// An open directory, closed when the last copy of the files goes.
+    final class Directory: @unchecked Sendable {
+        let fd: Int32
+        init?(_ url: URL) {
+            fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if fd < 0 { return nil }
+        }
+        deinit { close(fd) }
+
+        /// The bytes of the regular file at `names` below this directory, or nil when any name
+        /// on the way is a link, the file is not a regular file, or it is over `limit` bytes.
+        func read(_ names: [String], limit: Int) -> [UInt8]? {
+            guard let last = names.last else { return nil }
+            var dir = fd
+            defer { if dir != fd { close(dir) } }
+            for name in names.dropLast() {
+                let next = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                if dir != fd { close(dir) }
+                dir = next
+                if dir < 0 { return nil }
+            }
+            let file = openat(dir, last, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            guard file >= 0 else { return nil }
+            defer { close(file) }
+            var st = stat()
+            guard fstat(file, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size <= limit else { return nil }
+            var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+            var n = 0
+            while n < bytes.count {
+                let got = bytes[n...].withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress, $0.count) }
+                if got < 0 && errno == EINTR { continue }
+                if got <= 0 { break }
+                n += got
+            }
+            return Array(bytes[..<n])
+        }
+    }
+
     public init(folder: URL?) {
         self.folder = folder
         var files: [String: Source] = [:]
-        if let folder {
+        directory = folder.flatMap(Directory.init)
+        if let folder, directory != nil {
             let fm = FileManager.default
             var stack = [("", folder)]
             while let (prefix, dir) = stack.popLast(), files.count < 2000 {
@@ -37,11 +87,11 @@ public struct EditorFiles: Sendable {
                     if type == .typeDirectory, prefix.split(separator: "/").count < 8 {
                         stack.append((prefix + "/" + name, url))
                     } else if type == .typeRegular, ((a[.size] as? NSNumber)?.intValue ?? 0) <= EditorFiles.maxFileBytes {
-                        files[prefix + "/" + name] = .disk(url)
+                        files[prefix + "/" + name] = .disk((prefix + "/" + name).split(separator: "/").map(String.init))
                     }
                 }
             }
-        } else {
+        } else if folder == nil {
             for name in BuiltinResources.names(in: "editor") {
                 if let bytes = BuiltinResources.file("editor/" + name) { files["/" + name] = .memory(bytes) }
             }
@@ -64,9 +114,9 @@ public struct EditorFiles: Sendable {
         let key = path == "/" ? "/index.html" : path
         let bytes: [UInt8]
         switch files[key] {
-        case .disk(let url)?:
-            guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-            bytes = [UInt8](data)
+        case .disk(let names)?:
+            guard let b = directory?.read(names, limit: EditorFiles.maxFileBytes) else { return nil }
+            bytes = b
         case .memory(let b)?: bytes = b
         case nil: return nil
         }

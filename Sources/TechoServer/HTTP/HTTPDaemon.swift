@@ -4,7 +4,9 @@
 // once more when the body is complete. Bodies are counted against their limit as they arrive
 // and refused with 413 at once; a route runs only when its body is whole, so a client that
 // disconnects mid-upload leaves nothing behind. C calls back into Swift through @convention(c)
-// closures that get this object back from an Unmanaged context pointer.
+// closures that get this object back from an Unmanaged context pointer. The library listens on
+// nothing itself: this object owns the listening socket, and ConnectionGate reads and screens
+// each connection's head before handing it over, so the library serves token holders only.
 import CLibMicroHTTPD
 import CTechoLazy
 import Foundation
@@ -21,6 +23,9 @@ public protocol HTTPHandler: AnyObject, Sendable {
     func screen(_ request: HTTPRequest) -> (refusal: HTTPResponse?, bodyLimit: Int)
     /// Called when the body is complete.
     func respond(to request: HTTPRequest) -> HTTPResponse
+    /// Called for a request refused before `screen` because its request line or headers are
+    /// malformed (`target` as sent): the answer, a JSON error with `status`.
+    func malformed(method: String, target: String, status: Int, message: String) -> HTTPResponse
 }
 
 /// A failure to start listening.
@@ -32,75 +37,156 @@ public struct ServerStartError: Error, CustomStringConvertible {
 public final class HTTPDaemon: @unchecked Sendable {
     /// Connection limits and timeouts.
     public struct Limits: Sendable {
-        /// Connections served at once (each has a thread). Default 64.
-        public var connections: UInt32 = 64
-        /// Seconds a connection may stay idle. Default 60 (event streams write every 15 s).
+        /// Requests served at once (each connection has a thread; it serves one request, so
+        /// this counts requests, event streams included). Default 128; past it the answer is 503.
+        /// (A closed connection is counted until the library has cleaned it up.)
+        public var connections: UInt32 = 128
+        /// Seconds a served connection may stay idle. Default 60 (event streams write every 15 s).
         public var idleTimeout: UInt32 = 60
         /// Memory libmicrohttpd may use per connection for headers and buffers. Default 64 KiB.
         public var connectionMemory = 64 * 1024
+        /// Seconds from accepting a connection to its whole request head. Default 10.
+        public var headSeconds = 10.0
+        /// Connections waiting for their head from one address. Default 64.
+        public var waitingPerAddress = 64
+        /// Connections waiting for their head in all. Default 512.
+        public var waiting = 512
+        /// Bytes of request bodies held at once, all connections together (each request reserves
+        /// its Content-Length when its head is screened; past it the answer is 503). Default
+        /// 768 MiB: the largest upload and room for everything else.
+        public var bodyBytes = 768 << 20
         public init() {}
     }
 
     /// The port it listens on (the chosen one when asked for port 0).
     public private(set) var port: UInt16 = 0
     let handler: HTTPHandler
+    let limits: Limits
     private var daemon: OpaquePointer?
+    private var gate: ConnectionGate?
     private let lock = NSCondition()
     private var inFlight = 0
+    /// Connections handed to libmicrohttpd and not yet closed.
+    private var served = 0
+    /// Body bytes reserved by the requests being received or answered.
+    private var bodyBytesReserved = 0
 
     /// Starts listening on `host` (an IPv4 or IPv6 literal) and `port` (0: any free port).
     public init(host: String, port: UInt16, limits: Limits = Limits(), handler: HTTPHandler) throws {
         self.handler = handler
+        self.limits = limits
         if let why = LazyLibraries.missing([TECHO_LAZY_MICROHTTPD]) { throw ServerStartError(description: why) }
-        var flags = UInt32(
+        let listener = try HTTPDaemon.listen(host: host, port: port)
+        let flags = UInt32(
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
-                | MHD_USE_ITC.rawValue | MHD_USE_POLL.rawValue)
-        var v4 = sockaddr_in(), v6 = sockaddr_in6()
-        let started: OpaquePointer?
+                | MHD_USE_ITC.rawValue | MHD_USE_POLL.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        /// Starts the daemon on an IPv4 or IPv6 socket address, with the flags as they are then.
-        func start<Address>(_ address: inout Address) -> OpaquePointer? {
-            withUnsafePointer(to: &address) { p in
-                p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    techo_mhd_start(
-                        flags, $0, HTTPDaemon.access, HTTPDaemon.completed, context,
-                        limits.connections, limits.idleTimeout, limits.connectionMemory)
-                }
-            }
+        guard
+            let started = techo_mhd_start(
+                flags, HTTPDaemon.access, HTTPDaemon.completed, HTTPDaemon.notify, HTTPDaemon.keepEscapes, context,
+                limits.connections * 2, limits.idleTimeout, limits.connectionMemory)
+        else {
+            close(listener.fd)
+            throw ServerStartError(description: "libmicrohttpd did not start")
         }
+        daemon = started
+        self.port = listener.port
+        var gateLimits = ConnectionGate.Limits()
+        gateLimits.headSeconds = limits.headSeconds
+        gateLimits.waitingPerAddress = limits.waitingPerAddress
+        gateLimits.waiting = limits.waiting
+        let gate = ConnectionGate(
+            listener: listener.fd, limits: gateLimits,
+            decide: { [unowned self] request, fd, address, length in self.decide(request, fd, address, length) },
+            refuse: { [unowned self] method, target, status, message in
+                self.handler.malformed(method: method, target: target, status: status, message: message)
+            })
+        self.gate = gate
+        gate.start()
+    }
+
+    /// A listening socket on `host` and `port`, and the port it got.
+    static func listen(host: String, port: UInt16) throws -> (fd: Int32, port: UInt16) {
+        var v4 = sockaddr_in(), v6 = sockaddr_in6()
+        let family: Int32
         if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
+            family = AF_INET
             v4.sin_family = sa_family_t(AF_INET)
             v4.sin_port = port.bigEndian
-            started = start(&v4)
         } else if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
-            flags |= UInt32(MHD_USE_IPv6.rawValue)
+            family = AF_INET6
             v6.sin6_family = sa_family_t(AF_INET6)
             v6.sin6_port = port.bigEndian
-            started = start(&v6)
         } else {
             throw ServerStartError(description: "--host: '\(host)' is not an IPv4 or IPv6 address (such as 127.0.0.1 or ::1)")
         }
-        guard let started else {
-            throw ServerStartError(
-                description: "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port) (in use, or not an address of this machine)")
+        let cannot = ServerStartError(
+            description: "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port) (in use, or not an address of this machine)")
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw cannot }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        if family == AF_INET6 { setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size)) }
+        let bound: Int32
+        if family == AF_INET {
+            bound = withUnsafePointer(to: &v4) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        } else {
+            bound = withUnsafePointer(to: &v6) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
         }
-        daemon = started
-        self.port = techo_mhd_bound_port(started)
+        guard bound == 0, Glibc.listen(fd, 256) == 0 else {
+            close(fd)
+            throw cannot
+        }
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        let chosen = withUnsafeBytes(of: &address) { raw in UInt16(raw[2]) << 8 | UInt16(raw[3]) }  // sin_port / sin6_port, network order
+        return (fd, chosen)
+    }
+
+    /// What becomes of a connection whose head the gate read: refused by the editor's
+    /// screening, refused because every connection thread is busy, or handed to the library.
+    func decide(_ request: HTTPRequest, _ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> ConnectionGate.Decision {
+        let (refusal, _) = handler.screen(request)
+        if let refusal { return .answer(refusal) }
+        lock.lock()
+        guard served < Int(limits.connections), let daemon else {
+            lock.unlock()
+            return .answer(
+                handler.malformed(
+                    method: request.method, target: request.path, status: 503, message: "the server is busy: \(limits.connections) requests at once; try again")
+            )
+        }
+        served += 1
+        lock.unlock()
+        // The socket is the library's from here, whatever the call returns.
+        if MHD_add_connection(daemon, fd, address, length) != .YES {
+            lock.lock(); served -= 1; lock.unlock()
+        }
+        return .handOver
     }
 
     /// Stops accepting connections, waits up to `grace` seconds for requests in flight to finish
     /// (event streams must already have been told to end), then stops the daemon.
     public func stop(grace: Double = 30) {
         guard let d = daemon else { return }
-        // Quiescing hands the listening socket back to us; it may be closed only after the stop.
-        let listener = MHD_quiesce_daemon(d)
+        gate?.stop()
+        gate = nil
         let deadline = Date(timeIntervalSinceNow: grace)
         lock.lock()
         while inFlight > 0 && lock.wait(until: deadline) {}
         lock.unlock()
         MHD_stop_daemon(d)
-        if listener >= 0 { close(listener) }
         daemon = nil
+    }
+
+    /// Connections the gate handed over, answered itself, timed out and closed to make room.
+    var gateStatistics: (handedOver: Int, refused: Int, timedOut: Int, evicted: Int) {
+        gate?.statistics ?? (0, 0, 0, 0)
     }
 
     deinit { stop(grace: 0) }
@@ -114,9 +200,21 @@ public final class HTTPDaemon: @unchecked Sendable {
     final class Exchange {
         var request: HTTPRequest
         var limit: Int
+        /// Body bytes reserved for it (its Content-Length), given back when it completes.
+        var reserved = 0
         /// A response is queued already (a refusal or a 413): the rest of the body is discarded.
         var answered = false
         init(request: HTTPRequest, limit: Int) { self.request = request; self.limit = limit }
+    }
+
+    /// Reserves `bytes` of body memory (gives it back when negative); false when that would pass the limit.
+    @discardableResult
+    func reserve(_ bytes: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if bytes > 0 && bodyBytesReserved + bytes > limits.bodyBytes { return false }
+        bodyBytesReserved += bytes
+        return true
     }
 
     private func begin() { lock.lock(); inFlight += 1; lock.unlock() }
@@ -130,10 +228,21 @@ public final class HTTPDaemon: @unchecked Sendable {
         if conCls.pointee == nil {
             // First call: the headers are here, the body is not.
             daemon.begin()
-            let request = HTTPRequest(
-                method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
-                query: values(connection, .GET_ARGUMENT_KIND), headers: values(connection, .HEADER_KIND, lowercased: true),
-                cookies: values(connection, .COOKIE_KIND))
+            let methodText = method.map { String(cString: $0) } ?? "GET"
+            let target = url.map { String(cString: $0) } ?? "/"
+            let request: HTTPRequest
+            do {
+                request = try HTTPRequest(
+                    method: methodText, rawPath: target, rawQuery: values(connection, .GET_ARGUMENT_KIND),
+                    headers: values(connection, .HEADER_KIND), cookies: values(connection, .COOKIE_KIND))
+            } catch let problem as MalformedRequest {
+                let exchange = Exchange(request: HTTPRequest(method: methodText, path: "/"), limit: 0)
+                exchange.answered = true
+                conCls.pointee = Unmanaged.passRetained(exchange).toOpaque()
+                return queue(daemon.handler.malformed(method: methodText, target: target, status: 400, message: problem.message), on: connection)
+            } catch {
+                return .NO
+            }
             let exchange = Exchange(request: request, limit: 0)
             conCls.pointee = Unmanaged.passRetained(exchange).toOpaque()
             let (refusal, limit) = daemon.handler.screen(request)
@@ -142,10 +251,17 @@ public final class HTTPDaemon: @unchecked Sendable {
                 exchange.answered = true
                 return queue(refusal, on: connection)
             }
-            if let length = request.header("content-length").flatMap({ Int($0) }), length > limit {
+            let length = request.header("content-length").flatMap { Int($0) } ?? 0
+            if length > limit {
                 exchange.answered = true
                 return queue(tooLarge(limit), on: connection)
             }
+            guard daemon.reserve(length) else {
+                exchange.answered = true
+                let busy = HTTPResponse.error(503, "the server is busy: it holds as many request bodies as it may; try again")
+                return queue(busy, on: connection)
+            }
+            exchange.reserved = length
             return .YES
         }
         let exchange = Unmanaged<Exchange>.fromOpaque(conCls.pointee!).takeUnretainedValue()
@@ -170,10 +286,20 @@ public final class HTTPDaemon: @unchecked Sendable {
         return queue(daemon.handler.respond(to: exchange.request), on: connection)
     }
 
+    static let notify: MHD_NotifyConnectionCallback = { cls, _, _, code in
+        // MHD_CONNECTION_NOTIFY_CLOSED is 1 (the enum's cases do not import by name).
+        guard let cls, code.rawValue == 1 else { return }
+        let daemon = Unmanaged<HTTPDaemon>.fromOpaque(cls).takeUnretainedValue()
+        daemon.lock.lock()
+        daemon.served -= 1
+        daemon.lock.unlock()
+    }
+
     static let completed: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
         guard let cls else { return }
         let daemon = Unmanaged<HTTPDaemon>.fromOpaque(cls).takeUnretainedValue()
         if let conCls, let p = conCls.pointee {
+            daemon.reserve(-Unmanaged<Exchange>.fromOpaque(p).takeUnretainedValue().reserved)
             Unmanaged<Exchange>.fromOpaque(p).release()
             conCls.pointee = nil
             daemon.end()
@@ -184,23 +310,26 @@ public final class HTTPDaemon: @unchecked Sendable {
         HTTPResponse.error(413, "the request body is over the limit of \(limit) bytes")
     }
 
-    /// The connection's values of one kind (headers, query arguments or cookies).
-    static func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercased: Bool = false) -> [String: String] {
-        final class Box { var dict: [String: String] = [:]; var lower = false }
+    /// The connection's values of one kind (headers, query arguments or cookies), in the order
+    /// sent, repeats included.
+    static func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [(String, String)] {
+        final class Box { var pairs: [(String, String)] = [] }
         let box = Box()
-        box.lower = lowercased
         let iterator: MHD_KeyValueIterator = { cls, _, key, value in
             guard let cls, let key else { return .YES }
             let box = Unmanaged<Box>.fromOpaque(cls).takeUnretainedValue()
-            let k = String(cString: key)
-            box.dict[box.lower ? k.lowercased() : k] = value.map { String(cString: $0) } ?? ""
+            box.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
             return .YES
         }
         withExtendedLifetime(box) {
             _ = MHD_get_connection_values(connection, kind, iterator, Unmanaged.passUnretained(box).toOpaque())
         }
-        return box.dict
+        return box.pairs
     }
+
+    /// The unescape callback: leaves the path and query arguments as sent, so that
+    /// `RequestTarget` decodes them (strictly) instead of the library (which stops at a NUL).
+    static let keepEscapes: techo_mhd_unescape_callback = { _, _, s in s.map { strlen($0) } ?? 0 }
 
     /// Hands a response to libmicrohttpd.
     /// MHD_RESPMEM_MUST_COPY (2): the library copies the bytes, so Swift's buffer may go at once.
@@ -221,7 +350,9 @@ public final class HTTPDaemon: @unchecked Sendable {
         }
         guard let r = made else { return .NO }
         defer { MHD_destroy_response(r) }
-        for (name, value) in response.headers { _ = MHD_add_response_header(r, name, value) }
+        for (name, value) in response.headers where name.lowercased() != "connection" { _ = MHD_add_response_header(r, name, value) }
+        // One request per connection: the next one comes on a new connection, through the gate.
+        _ = MHD_add_response_header(r, "Connection", "close")
         return MHD_queue_response(connection, UInt32(response.status), r)
     }
 }

@@ -7,7 +7,7 @@ import TechoModel
 public struct HTTPRequest: Sendable {
     /// `GET`, `POST`, …, as sent.
     public var method: String
-    /// The path, percent-decoded by libmicrohttpd, without the query.
+    /// The path without the query, decoded exactly as sent (`RequestTarget`).
     public var path: String
     /// Query arguments, decoded; a repeated key keeps its last value.
     public var query: [String: String]
@@ -23,6 +23,32 @@ public struct HTTPRequest: Sendable {
         cookies: [String: String] = [:], body: [UInt8] = []
     ) {
         self.method = method; self.path = path; self.query = query; self.headers = headers; self.cookies = cookies; self.body = body
+    }
+
+    /// Headers that a request may carry once (RFC 9112 §3.2: two `Host` headers are a 400).
+    static let singleHeaders: Set<String> = ["host", "content-length", "transfer-encoding", "origin", "x-techo-token", "cookie"]
+
+    /// A request from its parts as sent: the path and query arguments still percent-encoded
+    /// (decoded here by `RequestTarget`), headers and cookies in the order sent.
+    /// - Throws: `MalformedRequest` for a path or argument that cannot be taken exactly as
+    ///   sent, or a header that must be single and is repeated.
+    init(method: String, rawPath: String, rawQuery: [(String, String)], headers: [(String, String)], cookies: [(String, String)]) throws {
+        var query: [String: String] = [:]
+        for (k, v) in rawQuery {
+            let key = try RequestTarget.component(k, name: k)
+            query[key] = try RequestTarget.component(v, name: key)
+        }
+        var byName: [String: String] = [:]
+        for (k, v) in headers {
+            let name = k.lowercased()
+            if byName[name] != nil, HTTPRequest.singleHeaders.contains(name) {
+                throw MalformedRequest("the request has more than one \(k) header")
+            }
+            byName[name] = v
+        }
+        self.init(
+            method: method, path: try RequestTarget.path(rawPath), query: query, headers: byName,
+            cookies: Dictionary(cookies, uniquingKeysWith: { _, last in last }))
     }
 
     /// A header by case-insensitive name.

@@ -1,0 +1,116 @@
+// Renders wait here for one of a few worker threads, so that many clients at once queue work
+// instead of each drawing on its own thread: memory holds at most `workers` renders in the
+// making, and edits (which run on their requests' own threads) go ahead of them, since the
+// workers run at a lower scheduling priority. Requests for the same render (page, scale, what
+// is left out) that are waiting share one job: the worker takes the journal's state when it
+// starts the job, which is at least as new as every request that joined it, so no one is
+// answered with a page older than their request.
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A bounded queue of render jobs, coalesced by key.
+final class RenderQueue: @unchecked Sendable {
+    /// One render and the requests waiting for it.
+    final class Job {
+        let key: String
+        let make: () -> Result<HTTPResponse, Error>
+        var result: Result<HTTPResponse, Error>?
+        init(key: String, make: @escaping () -> Result<HTTPResponse, Error>) { self.key = key; self.make = make }
+    }
+
+    /// Renders made at once. Default 2.
+    let workers: Int
+    /// Requests that may wait (joined ones included); past it the answer is 503. Default 128.
+    let maxWaiting: Int
+    private let condition = NSCondition()
+    private var pending: [Job] = []
+    private var pendingByKey: [String: Job] = [:]
+    private var waiting = 0
+    private var stopped = false
+    private var threads = 0
+    private(set) var jobsMade = 0
+    private(set) var requestsJoined = 0
+
+    /// Starts `workers` threads, each at `niceness` (added to the process's own) so edits run first.
+    init(workers: Int = 2, maxWaiting: Int = 128, niceness: Int32 = 10) {
+        precondition(workers > 0, "RenderQueue needs a worker")
+        self.workers = workers
+        self.maxWaiting = maxWaiting
+        for n in 0..<workers {
+            let thread = Thread { [self] in
+                // On Linux the priority of PRIO_PROCESS 0 is the calling thread's alone.
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + niceness)
+                work()
+            }
+            thread.name = "techo-serve-render-\(n)"
+            thread.start()
+        }
+        threads = workers
+    }
+
+    /// The answer of the job for `key`, made by `make` (on a worker) unless a waiting job for
+    /// the same key is joined. Blocks until it is made.
+    /// - Throws: the job's error, or `APIError` 503 when the queue is full or stopping.
+    func answer(_ key: String, make: @escaping () throws -> HTTPResponse) throws -> HTTPResponse {
+        condition.lock()
+        guard !stopped, waiting < maxWaiting else {
+            condition.unlock()
+            throw APIError(503, "the server is busy: \(maxWaiting) renders are waiting; try again")
+        }
+        let job: Job
+        if let joined = pendingByKey[key] {
+            job = joined
+            requestsJoined += 1
+        } else {
+            job = Job(key: key, make: { Result { try make() } })
+            pending.append(job)
+            pendingByKey[key] = job
+            condition.broadcast()
+        }
+        waiting += 1
+        while job.result == nil && !stopped { condition.wait() }
+        waiting -= 1
+        let result = job.result
+        condition.unlock()
+        guard let result else { throw APIError(503, "the server is stopping") }
+        return try result.get()
+    }
+
+    /// Ends the workers once the job in hand is done; waiting requests get a 503.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while pending.isEmpty && !stopped { condition.wait() }
+            if stopped {
+                condition.unlock()
+                return
+            }
+            let job = pending.removeFirst()
+            pendingByKey[job.key] = nil
+            condition.unlock()
+            let result = job.make()
+            condition.lock()
+            job.result = result
+            jobsMade += 1
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// Jobs made and requests that joined a waiting job, since the start.
+    var counts: (made: Int, joined: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (jobsMade, requestsJoined)
+    }
+}
