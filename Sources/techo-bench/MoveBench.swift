@@ -301,7 +301,8 @@ func moveBench() {
         for i in 0...runs {
             let t0 = now(), c0 = processCPU()
             try store.transaction(description: "gesture \(sticker)") { _, pages in
-                try pages["p1"]?.apply([.pan(dx: i % 2 == 0 ? 5 : -5, dy: i % 2 == 0 ? 3 : -3)], to: sticker)
+                guard let k = pages["p1"]?.elements.firstIndex(where: { $0.id == sticker }) else { return }
+                try pages["p1"]?.elements[k].placement.apply(.pan(dx: i % 2 == 0 ? 5 : -5, dy: i % 2 == 0 ? 3 : -3))
             }
             if i > 0 { fastWall.append(now() - t0); fastCPU.append(processCPU() - c0) }
         }

@@ -1,0 +1,54 @@
+// A page as drawing commands instead of pixels: what a vector backend (the PDF writer) draws.
+// The renderer walks the same model with the same geometry (the same stroke outlines, photo
+// geometry, paper rulings, text layout) as for pixels, and only what has no vector form (soft
+// shadows, tape textures, die-cut outlines) arrives as pixels, rendered at the export
+// resolution by the raster renderer and placed over exactly its extent.
+
+import TechoGeometry
+import TechoRaster
+
+/// A picture a vector page shows: its pixels, and where they came from.
+public struct VectorPicture: Sendable {
+    /// Names the pixels: equal keys are the same pixels, so a backend embeds them once per
+    /// document. nil for pixels made for one place only (a rasterised effect).
+    public let key: String?
+    /// Premultiplied RGBA.
+    public let pixmap: Pixmap
+    /// The file's own JPEG bytes when they decode to exactly `pixmap` (no crop of the pixels,
+    /// no adjustment, no orientation, full resolution), so a backend can embed them as they are.
+    /// Default nil.
+    public let jpeg: [UInt8]?
+
+    public init(key: String?, pixmap: Pixmap, jpeg: [UInt8]? = nil) {
+        self.key = key
+        self.pixmap = pixmap
+        self.jpeg = jpeg
+    }
+}
+
+/// One drawing command of a vector page, in page space (page pixels, y down).
+public indirect enum VectorItem: Sendable {
+    /// A path filled with a straight-alpha colour.
+    case fill(Path, color: Color, rule: FillRule)
+    /// A picture: `transform` maps its pixel grid to page space.
+    case picture(VectorPicture, transform: Transform, opacity: Double)
+    /// A picture repeated over the whole page from `transform`'s origin (a tiled background).
+    case tiles(VectorPicture, transform: Transform, opacity: Double)
+    /// An SVG document drawn as vectors into the unit-less box 0…width × 0…height, which
+    /// `transform` maps to page space.
+    case svg(bytes: [UInt8], name: String, width: Double, height: Double, transform: Transform, opacity: Double)
+    /// Items drawn on their own and composited once, through an optional clip.
+    case group([VectorItem], opacity: Double, blendMode: BlendMode, clip: Path?)
+}
+
+/// A page ready for a vector backend.
+public struct VectorPage: Sendable {
+    /// The page's size in page pixels.
+    public let width: Double, height: Double
+    /// Page pixels per inch.
+    public let dpi: Double
+    /// Bottom to top.
+    public let items: [VectorItem]
+    /// As `RenderedPage.warnings`.
+    public let warnings: [String]
+}

@@ -1,0 +1,167 @@
+// The print-true PDF (docs/decisions/pdf.md), read back by the tools a print shop or a reader
+// would use: qpdf checks the file's structure, poppler lists its images and fonts, extracts its
+// text and renders its pages, which are compared with techo's own PNG export of the same pages.
+import Foundation
+import TechoRaster
+import TechoTestSupport
+import Testing
+
+/// poppler-utils and qpdf, which `make test` installs (scripts/setup-deps.sh).
+enum PDFTools {
+    static func run(_ tool: String, _ args: [String], in dir: URL) throws -> ChildResult {
+        let exe = URL(fileURLWithPath: "/usr/bin/\(tool)")
+        guard FileManager.default.isExecutableFile(atPath: exe.path) else {
+            throw FixtureError.unreadable(path: exe.path, reason: "not installed: run scripts/setup-deps.sh (poppler-utils, qpdf)")
+        }
+        return try ChildProcess.run(exe, args, in: dir)
+    }
+
+    /// `pdfinfo -box`'s fields, values with their runs of spaces made single.
+    static func info(_ pdf: String, in dir: URL) throws -> [String: String] {
+        let r = try run("pdfinfo", ["-box", pdf], in: dir)
+        guard r.code == 0 else { throw FixtureError.unreadable(path: pdf, reason: "pdfinfo: \(r.err)") }
+        var out: [String: String] = [:]
+        for line in r.out.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            out[String(line[..<colon])] = line[line.index(after: colon)...].split(separator: " ").joined(separator: " ")
+        }
+        return out
+    }
+
+    /// One row of `pdfimages -list`.
+    struct ImageRow {
+        var page: Int, type: String, width: Int, height: Int, encoding: String, object: Int
+    }
+
+    static func images(_ pdf: String, in dir: URL) throws -> [ImageRow] {
+        let r = try run("pdfimages", ["-list", pdf], in: dir)
+        guard r.code == 0 else { throw FixtureError.unreadable(path: pdf, reason: "pdfimages: \(r.err)") }
+        return r.out.split(separator: "\n").dropFirst(2).compactMap { line in
+            let f = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard f.count >= 11, let page = Int(f[0]), let w = Int(f[3]), let h = Int(f[4]), let object = Int(f[10]) else { return nil }
+            return ImageRow(page: page, type: f[2], width: w, height: h, encoding: f[8], object: object)
+        }
+    }
+
+    /// Each page of `pdf` rendered by poppler at `dpi`, against techo's PNG export of the same
+    /// journal at the same dpi: the PSNR of each page (over the area both cover).
+    static func psnr(pdf: String, journal: String, dpi: Int, ws: Workspace) throws -> [Double] {
+        let rendered = try run("pdftoppm", ["-r", "\(dpi)", "-png", pdf, "poppler"], in: ws.dir)
+        guard rendered.code == 0 else { throw FixtureError.unreadable(path: pdf, reason: "pdftoppm: \(rendered.err)") }
+        let export = try ws.run("export", journal, "--dpi", "\(dpi)", "-o", "raster")
+        guard export.code == 0 else { throw FixtureError.unreadable(path: journal, reason: "export: \(export.err)") }
+        let pngs = try FileManager.default.contentsOfDirectory(atPath: ws.url("raster").path).sorted()
+        let popplers = try FileManager.default.contentsOfDirectory(atPath: ws.dir.path).filter { $0.hasPrefix("poppler-") }.sorted()
+        guard pngs.count == popplers.count else {
+            throw FixtureError.unreadable(path: pdf, reason: "\(popplers.count) pages rendered, \(pngs.count) exported")
+        }
+        return try zip(pngs, popplers).map { png, page in
+            let a = try loadImage(ws.url("raster/" + png)), b = try loadImage(ws.url(page))
+            // poppler rounds the page's size in points up to whole pixels: at most one more.
+            guard abs(a.width - b.width) <= 1, abs(a.height - b.height) <= 1 else {
+                throw FixtureError.unreadable(path: page, reason: "\(b.width)x\(b.height), the PNG is \(a.width)x\(a.height)")
+            }
+            let w = min(a.width, b.width), h = min(a.height, b.height)
+            return compareImages(a.cropped(w, h), b.cropped(w, h)).psnr
+        }
+    }
+}
+
+extension Pixmap {
+    /// The top-left `w`×`h` pixels.
+    fileprivate func cropped(_ w: Int, _ h: Int) -> Pixmap {
+        var out = [UInt8]()
+        out.reserveCapacity(w * h * 4)
+        for y in 0..<h { out += data[(y * width * 4)..<((y * width + w) * 4)] }
+        return Pixmap(width: w, height: h, premultiplied: out)
+    }
+}
+
+@Suite struct VectorPDFTests {
+    /// A journal with everything the PDF has to carry: photos (an unchanged JPEG, the same JPEG
+    /// cropped and adjusted, a HEIC with a frame and a shadow), SVG and PNG stickers, pressure
+    /// ink with a highlighter and an eraser, washi, and text in Latin, CJK and emoji.
+    static func journal(_ ws: Workspace) throws {
+        let fixtures = Fixtures.url("Fixtures/pdf")
+        for f in ["photo.jpg", "quad.heic", "tomato.png", "sticker.svg"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(f), to: ws.url(f))
+        }
+        let manifest = """
+            {"techo": 1, "title": "PDF check 印刷",
+             "page": {"size": "A5", "dpi": 150, "background": {"color": "#f6f0e4", "paper": {"pattern": "dots", "color": "#cbbfae"}}},
+             "pages": [
+              {"id": "first", "elements": [
+                {"type": "text", "text": "Hello 京都 🌸", "font": "DejaVu Sans", "size": 40, "color": "#5b3a29", "at": [437, 90], "align": "center"},
+                {"type": "photo", "src": "photo.jpg", "at": [200, 260]},
+                {"type": "photo", "src": "photo.jpg", "at": [620, 260], "crop": [30, 20, 150, 110], "radius": 12},
+                {"type": "photo", "src": "photo.jpg", "at": [220, 520], "scale": 0.5, "rotate": -4, "grayscale": 1, "contrast": 0.2},
+                {"type": "photo", "src": "quad.heic", "at": [620, 560], "width": 220, "rotate": 5, "frame": "polaroid", "shadow": true},
+                {"type": "image", "src": "sticker.svg", "at": [250, 860], "scale": 2.5, "rotate": 10},
+                {"type": "image", "src": "tomato.png", "at": [650, 880], "scale": 1.2},
+                {"type": "washi", "from": [120, 700], "to": [360, 690], "width": "12mm", "color": "#f3a5a8c0", "ends": "torn"},
+                {"type": "text", "text": "二行目 second line", "font": "Noto Sans CJK JP", "size": 30, "color": "#2f5d62", "at": [437, 1010]},
+                {"type": "ink", "id": "ink", "strokes": [
+                  {"tool": "highlighter", "color": "#ffe066", "width": 30, "opacity": 0.55, "points": [[120, 1100], [500, 1096], [760, 1102]]},
+                  {"tool": "pencil", "color": "#e07a5f", "width": 6, "points": [[120, 1160, 0.3], [300, 1180, 0.8], [500, 1170, 1], [760, 1150, 0.5]]},
+                  {"tool": "rect", "color": "#3d405b", "width": 3, "from": [100, 1060], "to": [780, 1200], "fill": "#00000010"},
+                  {"tool": "dash", "color": "#9c8a7a", "width": 3, "from": [100, 1220], "to": [780, 1220], "dash": [12, 8]}
+                ]}
+              ]},
+              {"id": "second", "elements": [
+                {"type": "photo", "src": "photo.jpg", "at": [437, 400], "scale": 2},
+                {"type": "text", "text": "The same photo, once in the file.", "font": "DejaVu Serif", "size": 28, "color": "#333333", "at": [437, 700]}
+              ]}
+             ]}
+            """
+        try Data(manifest.utf8).write(to: ws.url("journal.json"))
+        let r = try ws.run("build", "journal.json", "--journal", "j.techo", "-o", "built")
+        guard r.code == 0 else { throw FixtureError.unreadable(path: "journal.json", reason: r.err) }
+    }
+
+    @Test func theFilePassesQPDFsChecks() throws {
+        let ws = try Workspace()
+        try Self.journal(ws)
+        let r = try ws.run("export", "j.techo", "-o", "j.pdf")
+        #expect(r.code == 0, "\(r.err)")
+        let check = try PDFTools.run("qpdf", ["--check", "j.pdf"], in: ws.dir)
+        #expect(check.code == 0, "qpdf --check: \(check.out)\(check.err)")
+        #expect(!check.out.contains("WARNING") && !check.err.contains("WARNING"), "\(check.out)\(check.err)")
+        // Pages exactly their size in points: A5 at 150 dpi is 874 x 1240 px, 419.52 x 595.2 pt.
+        let info = try PDFTools.info("j.pdf", in: ws.dir)
+        #expect(info["Pages"] == "2", "\(info)")
+        #expect(info["Page size"] == "419.52 x 595.2 pts", "\(info)")
+        #expect(info["MediaBox"] == "0.00 0.00 419.52 595.20", "\(info)")
+        #expect(info["TrimBox"] == "0.00 0.00 419.52 595.20", "\(info)")
+        #expect(info["Title"] == "PDF check 印刷", "\(info)")
+    }
+
+    @Test func photosAreEmbeddedOnceAtTheirOwnResolution() throws {
+        let ws = try Workspace()
+        try Self.journal(ws)
+        #expect(try ws.run("export", "j.techo", "-o", "j.pdf").code == 0)
+        let rows = try PDFTools.images("j.pdf", in: ws.dir)
+        // photo.jpg unchanged, cropped (a clip, not new pixels) and on the second page: one
+        // object, its own bytes (DCT) at its own 227 x 149 pixels.
+        let source = rows.filter { $0.type == "image" && $0.width == 227 && $0.height == 149 }
+        #expect(Set(source.map(\.object)).count == 1, "\(source)")
+        #expect(source.allSatisfy { $0.encoding == "jpeg" }, "\(source)")
+        #expect(Set(source.map(\.page)) == [1, 2], "\(source)")
+        let bytes = try ws.bytes("photo.jpg")
+        let pdf = try ws.bytes("j.pdf")
+        #expect(pdf.firstRange(of: bytes) != nil, "the JPEG's own bytes are in the PDF")
+        // The HEIC photo at its own 64 x 48 pixels.
+        #expect(rows.contains { $0.type == "image" && $0.width == 64 && $0.height == 48 }, "\(rows)")
+        // No picture of a whole page (874 x 1240 at the export resolution).
+        let big = rows.filter { $0.width >= 874 * 9 / 10 && $0.height >= 1240 * 9 / 10 }
+        #expect(big.isEmpty, "full-page images: \(big)")
+    }
+
+    @Test func popplerRendersWhatThePNGExportShows() throws {
+        let ws = try Workspace()
+        try Self.journal(ws)
+        #expect(try ws.run("export", "j.techo", "-o", "j.pdf").code == 0)
+        let psnr = try PDFTools.psnr(pdf: "j.pdf", journal: "j.techo", dpi: 150, ws: ws)
+        #expect(psnr.count == 2)
+        for (i, p) in psnr.enumerated() { #expect(p >= 30, "page \(i + 1): PSNR \(p) dB") }
+    }
+}
