@@ -45,6 +45,60 @@ void cairo_fill(cairo_t *a0) {
     fn(a0);
 }
 
+void cairo_font_face_destroy(cairo_font_face_t *a0) {
+    static __typeof__(&cairo_font_face_destroy) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_font_face_destroy");
+    fn(a0);
+}
+
+cairo_status_t cairo_font_face_set_user_data(cairo_font_face_t *a0, const cairo_user_data_key_t *a1, void *a2, cairo_destroy_func_t a3) {
+    static __typeof__(&cairo_font_face_set_user_data) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_font_face_set_user_data");
+    return fn(a0, a1, a2, a3);
+}
+
+cairo_status_t cairo_font_face_status(cairo_font_face_t *a0) {
+    static __typeof__(&cairo_font_face_status) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_font_face_status");
+    return fn(a0);
+}
+
+cairo_font_options_t *cairo_font_options_create(void) {
+    static __typeof__(&cairo_font_options_create) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_font_options_create");
+    return fn();
+}
+
+void cairo_font_options_destroy(cairo_font_options_t *a0) {
+    static __typeof__(&cairo_font_options_destroy) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_font_options_destroy");
+    fn(a0);
+}
+
+void cairo_font_options_set_hint_metrics(cairo_font_options_t *a0, cairo_hint_metrics_t a1) {
+    static __typeof__(&cairo_font_options_set_hint_metrics) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_font_options_set_hint_metrics");
+    fn(a0, a1);
+}
+
+void cairo_font_options_set_hint_style(cairo_font_options_t *a0, cairo_hint_style_t a1) {
+    static __typeof__(&cairo_font_options_set_hint_style) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_font_options_set_hint_style");
+    fn(a0, a1);
+}
+
+cairo_font_face_t *cairo_ft_font_face_create_for_ft_face(FT_Face a0, int a1) {
+    static __typeof__(&cairo_ft_font_face_create_for_ft_face) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_ft_font_face_create_for_ft_face");
+    return fn(a0, a1);
+}
+
+void cairo_ft_font_face_set_synthesize(cairo_font_face_t *a0, unsigned int a1) {
+    static __typeof__(&cairo_ft_font_face_set_synthesize) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_ft_font_face_set_synthesize");
+    fn(a0, a1);
+}
+
 cairo_pattern_t *cairo_get_source(cairo_t *a0) {
     static __typeof__(&cairo_get_source) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_get_source");
@@ -195,6 +249,24 @@ void cairo_set_fill_rule(cairo_t *a0, cairo_fill_rule_t a1) {
     fn(a0, a1);
 }
 
+void cairo_set_font_face(cairo_t *a0, cairo_font_face_t *a1) {
+    static __typeof__(&cairo_set_font_face) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_set_font_face");
+    fn(a0, a1);
+}
+
+void cairo_set_font_matrix(cairo_t *a0, const cairo_matrix_t *a1) {
+    static __typeof__(&cairo_set_font_matrix) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_set_font_matrix");
+    fn(a0, a1);
+}
+
+void cairo_set_font_options(cairo_t *a0, const cairo_font_options_t *a1) {
+    static __typeof__(&cairo_set_font_options) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_set_font_options");
+    fn(a0, a1);
+}
+
 void cairo_set_operator(cairo_t *a0, cairo_operator_t a1) {
     static __typeof__(&cairo_set_operator) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_set_operator");
@@ -223,6 +295,12 @@ void cairo_show_page(cairo_t *a0) {
     static __typeof__(&cairo_show_page) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_show_page");
     fn(a0);
+}
+
+void cairo_show_text_glyphs(cairo_t *a0, const char *a1, int a2, const cairo_glyph_t *a3, int a4, const cairo_text_cluster_t *a5, int a6, cairo_text_cluster_flags_t a7) {
+    static __typeof__(&cairo_show_text_glyphs) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_show_text_glyphs");
+    fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 
 cairo_status_t cairo_status(cairo_t *a0) {

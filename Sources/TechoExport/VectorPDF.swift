@@ -12,6 +12,7 @@ import TechoCodecs
 import TechoGeometry
 import TechoRaster
 import TechoRender
+import TechoText
 
 /// Writes vector pages as one PDF.
 public enum VectorPDF {
@@ -86,12 +87,24 @@ private final class ByteSink {
 private final class Painter {
     let cr: OpaquePointer
     private var surfaces: [String: OpaquePointer] = [:]
+    private var fonts: [FaceKey: (face: OpaquePointer, unitsPerEm: Double)] = [:]
 
-    init(cr: OpaquePointer) { self.cr = cr }
+    init(cr: OpaquePointer) {
+        self.cr = cr
+        // Outlines as the font draws them, at positions the layout chose: no hinting.
+        if let options = cairo_font_options_create() {
+            cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+            cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+            cairo_set_font_options(cr, options)
+            cairo_font_options_destroy(options)
+        }
+    }
 
     func release() {
         for s in surfaces.values { cairo_surface_destroy(s) }
         surfaces = [:]
+        for f in fonts.values { cairo_font_face_destroy(f.face) }
+        fonts = [:]
     }
 
     func draw(_ items: [VectorItem]) throws {
@@ -145,6 +158,8 @@ private final class Painter {
                 cairo_pop_group_to_source(cr)
                 cairo_paint_with_alpha(cr, opacity)
             }
+        case .glyphs(let run):
+            try show(run)
         case .group(let items, let opacity, let blendMode, let clip):
             guard opacity > 0 else { return }
             if opacity >= 1 && blendMode == .sourceOver {
@@ -167,6 +182,37 @@ private final class Painter {
             paint(opacity)
             cairo_restore(cr)
         }
+    }
+
+    /// The run as text: its glyphs at their positions in a font made from its face, mapped to
+    /// the run's text cluster by cluster (cairo writes the ToUnicode map from them).
+    private func show(_ run: GlyphRun) throws {
+        guard run.color.a > 0, !run.glyphs.isEmpty else { return }
+        let font: (face: OpaquePointer, unitsPerEm: Double)
+        if let f = fonts[run.face] {
+            font = f
+        } else {
+            font = try PDFFonts.face(run.face)
+            fonts[run.face] = font
+        }
+        let m = run.fontMatrix, u = font.unitsPerEm
+        // cairo's font space is one em a unit, y down; the run's matrix takes font units, y up.
+        var fm = matrix(Transform(a: m.a * u, b: m.b * u, c: -m.c * u, d: -m.d * u, tx: 0, ty: 0))
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_set_font_face(cr, font.face)
+        cairo_set_font_matrix(cr, &fm)
+        cairo_set_source_rgba(cr, run.color.r, run.color.g, run.color.b, run.color.a)
+        let glyphs = run.glyphs.map { cairo_glyph_t(index: UInt($0.id), x: $0.origin.x, y: $0.origin.y) }
+        let clusters = run.clusters.map { cairo_text_cluster_t(num_bytes: Int32($0.bytes), num_glyphs: Int32($0.glyphs)) }
+        let utf8 = Array(run.text.utf8)
+        utf8.withUnsafeBufferPointer { text in
+            text.withMemoryRebound(to: CChar.self) { chars in
+                cairo_show_text_glyphs(
+                    cr, chars.baseAddress, Int32(chars.count), glyphs, Int32(glyphs.count), clusters, Int32(clusters.count), cairo_text_cluster_flags_t(0))
+            }
+        }
+        try VectorPDF.check(cairo_status(cr))
     }
 
     private func paint(_ opacity: Double) {

@@ -156,6 +156,38 @@ extension Pixmap {
         #expect(big.isEmpty, "full-page images: \(big)")
     }
 
+    @Test func textIsTextInEmbeddedSubsetFonts() throws {
+        let ws = try Workspace()
+        try Self.journal(ws)
+        #expect(try ws.run("export", "j.techo", "-o", "j.pdf").code == 0)
+        let fonts = try PDFTools.run("pdffonts", ["j.pdf"], in: ws.dir)
+        #expect(fonts.code == 0, "\(fonts.err)")
+        let rows = fonts.out.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        // DejaVu Sans, DejaVu Serif, Noto Sans CJK JP (京都 falls back to it too).
+        let names = Set(rows.compactMap { $0.first?.split(separator: "+").last.map(String.init) })
+        #expect(names.isSuperset(of: ["DejaVuSans", "DejaVuSerif", "NotoSansCJKjp-Regular"]), "\(fonts.out)")
+        for r in rows {
+            // name, type (one or more words), encoding, then emb sub uni and the object id.
+            #expect(r.count >= 6 && Array(r.suffix(5).prefix(3)) == ["yes", "yes", "yes"], "embedded, subset, with a ToUnicode map: \(r)")
+            let tagged = r.first.map { $0.count > 7 && $0.prefix(6).allSatisfy(\.isUppercase) && $0.dropFirst(6).first == "+" } ?? false
+            #expect(tagged, "a subset's six-letter tag: \(r)")
+        }
+        // Every text sticker's text, in order (content order: a rotated line stays whole), CJK
+        // and the emoji's text included; spaces are the reader's to infer from the gaps.
+        let text = try PDFTools.run("pdftotext", ["-raw", "-enc", "UTF-8", "j.pdf", "-"], in: ws.dir)
+        #expect(text.code == 0, "\(text.err)")
+        let squeezed = text.out.filter { !$0.isWhitespace }
+        let expected = ["Hello京都🌸", "二行目secondline", "Thesamephoto,onceinthefile."]
+        var at = squeezed.startIndex
+        for e in expected {
+            guard let r = squeezed.range(of: e, range: at..<squeezed.endIndex) else {
+                Issue.record("'\(e)' is not in the extracted text after what came before: \(text.out)")
+                continue
+            }
+            at = r.upperBound
+        }
+    }
+
     @Test func popplerRendersWhatThePNGExportShows() throws {
         let ws = try Workspace()
         try Self.journal(ws)

@@ -10,6 +10,7 @@ import TechoCodecs
 import TechoGeometry
 import TechoModel
 import TechoRaster
+import TechoText
 
 extension PageRenderer {
     /// Curves and pen outlines are flattened to this many page pixels: 1/50 of a 72 dpi pixel
@@ -52,7 +53,9 @@ extension PageRenderer {
             return try vectorPhoto(photo, element: e, canvas: canvas)
         case .ink(let ink) where !ink.strokes.contains(where: { $0.tool == .eraser }):
             return try vectorInk(ink, element: e)
-        case .image, .ink, .text, .washi:
+        case .text(let text):
+            return try vectorText(text, element: e, canvas: canvas, warnings: &warnings)
+        case .image, .ink, .washi:
             return try rasterised(e, canvas: canvas, warnings: &warnings)
         }
     }
@@ -219,6 +222,87 @@ extension PageRenderer {
             .rect(Rect(x: 0, y: 0, width: Double(lw), height: Double(lh))),
             paint: Paint(color: Color(r: 0.16, g: 0.11, b: 0.07, a: 0.42)), clip: mask)
         return .picture(VectorPicture(key: nil, pixmap: layer.pixmap), transform: fromDevice(canvas, x: layer.x0, y: layer.y0), opacity: 1)
+    }
+
+    // MARK: Text
+
+    /// A text element as `drawText` draws it: the outline's stroke, the glyphs of each face as
+    /// text in that font, colour emoji as pictures of the strike the raster would use; in a
+    /// group when the element is translucent.
+    private func vectorText(_ text: TextContent, element e: Element, canvas: Canvas, warnings: inout [String]) throws -> [VectorItem] {
+        let laid = try layout(text)
+        for w in laid.warnings { warnings.append("element \(e.id): \(w)") }
+        guard !laid.glyphs.isEmpty else { return [] }
+        let t = e.transform
+        var items: [VectorItem] = []
+        if let o = text.outline {
+            let style = StrokeStyle(width: 2 * o.width, cap: .round, join: .round)
+            items.append(.fill(laid.outlinePath.stroked(style, transform: t, tolerance: PageRenderer.vectorTolerance), color: Color(o.color), rule: .nonZero))
+        }
+        items += glyphRuns(laid, transform: t, color: Color(text.color)).map { .glyphs($0) }
+        for g in laid.glyphs {
+            guard case .image(let glyph) = g.kind else { continue }
+            let full = g.transform.concatenating(t)
+            let (img, factor) = glyph.image(forScale: full.maxScale * canvas.scale)
+            let key = "emoji \(g.face) \(g.glyphID) \(img.width)x\(img.height)"
+            items.append(.picture(VectorPicture(key: key, pixmap: img), transform: Transform.scale(factor).concatenating(full), opacity: 1))
+        }
+        return e.opacity < 1 ? [.group(items, opacity: e.opacity, blendMode: .sourceOver, clip: nil)] : items
+    }
+
+    /// The outline glyphs of `laid` as runs of one face and one size, each cluster's text
+    /// with the glyphs that draw it. A cluster with no outline glyph but with text (an emoji,
+    /// drawn as a picture) gives its text to the cluster before it, or to the next one at the
+    /// start of a run, so the extracted text keeps every character in order.
+    func glyphRuns(_ laid: LaidOutText, transform t: Transform, color: Color) -> [GlyphRun] {
+        var byCluster = [[PlacedGlyph]](repeating: [], count: laid.clusters.count)
+        for g in laid.glyphs where !g.isImage { byCluster[g.cluster].append(g) }
+        struct Building {
+            var face: FaceKey
+            var matrix: Transform
+            var glyphs: [GlyphRun.Glyph] = []
+            var text = ""
+            var clusters: [GlyphRun.Cluster] = []
+        }
+        var runs: [GlyphRun] = []
+        var current: Building?
+        var pending = ""
+        func finish() {
+            guard let b = current else { return }
+            runs.append(GlyphRun(face: b.face, fontMatrix: b.matrix, glyphs: b.glyphs, text: b.text, clusters: b.clusters, color: color))
+            current = nil
+        }
+        for (k, c) in laid.clusters.enumerated() {
+            guard let first = byCluster[k].first else {
+                // Spaces are left to the reader, which sees the gap (a space given to a glyph
+                // as well would be read twice).
+                if c.text.allSatisfy(\.isWhitespace) { continue }
+                if current == nil || current?.clusters.isEmpty == true {
+                    pending += c.text
+                } else if var b = current, let last = b.clusters.last {
+                    b.text += c.text
+                    b.clusters[b.clusters.count - 1] = GlyphRun.Cluster(bytes: last.bytes + c.text.utf8.count, glyphs: last.glyphs)
+                    current = b
+                }
+                continue
+            }
+            let full = first.transform.concatenating(t)
+            let linear = Transform(a: full.a, b: full.b, c: full.c, d: full.d, tx: 0, ty: 0)
+            if current.map({ $0.face != first.face || $0.matrix != linear }) ?? true {
+                finish()
+                current = Building(face: first.face, matrix: linear)
+            }
+            let piece = pending + c.text
+            pending = ""
+            current?.text += piece
+            current?.clusters.append(GlyphRun.Cluster(bytes: piece.utf8.count, glyphs: byCluster[k].count))
+            for g in byCluster[k] {
+                let m = g.transform.concatenating(t)
+                current?.glyphs.append(GlyphRun.Glyph(id: g.glyphID, origin: Point(m.tx, m.ty)))
+            }
+        }
+        finish()
+        return runs
     }
 
     // MARK: Background

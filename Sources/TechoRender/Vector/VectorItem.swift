@@ -6,6 +6,7 @@
 
 import TechoGeometry
 import TechoRaster
+import TechoText
 
 /// A picture a vector page shows: its pixels, and where they came from.
 public struct VectorPicture: Sendable {
@@ -26,6 +27,34 @@ public struct VectorPicture: Sendable {
     }
 }
 
+/// A run of glyphs of one face at one size and slant, with the text they draw.
+public struct GlyphRun: Sendable {
+    /// One glyph: its id in the face and its origin (pen position) in page space.
+    public struct Glyph: Sendable {
+        public let id: UInt32
+        public let origin: Point
+    }
+
+    /// One cluster: the UTF-8 bytes of its text and the number of glyphs that draw it, in
+    /// the order of `glyphs`.
+    public struct Cluster: Sendable {
+        public let bytes: Int
+        public let glyphs: Int
+    }
+
+    /// The face's font file, collection index and synthetic bold (the synthetic italic is in
+    /// `fontMatrix`).
+    public let face: FaceKey
+    /// Font units (y up) to page space, the linear part only: every glyph of the run shares it.
+    public let fontMatrix: Transform
+    public let glyphs: [Glyph]
+    /// What the glyphs draw, in glyph order, as a PDF's text extraction gives it back.
+    public let text: String
+    public let clusters: [Cluster]
+    /// Straight alpha.
+    public let color: Color
+}
+
 /// One drawing command of a vector page, in page space (page pixels, y down).
 public indirect enum VectorItem: Sendable {
     /// A path filled with a straight-alpha colour.
@@ -37,6 +66,8 @@ public indirect enum VectorItem: Sendable {
     /// An SVG document drawn as vectors into the unit-less box 0…width × 0…height, which
     /// `transform` maps to page space.
     case svg(bytes: [UInt8], name: String, width: Double, height: Double, transform: Transform, opacity: Double)
+    /// Text as glyphs of an embedded font.
+    case glyphs(GlyphRun)
     /// Items drawn on their own and composited once, through an optional clip.
     case group([VectorItem], opacity: Double, blendMode: BlendMode, clip: Path?)
 }
