@@ -129,6 +129,12 @@ void cairo_line_to(cairo_t *a0, double a1, double a2) {
     fn(a0, a1, a2);
 }
 
+void cairo_mask_surface(cairo_t *a0, cairo_surface_t *a1, double a2, double a3) {
+    static __typeof__(&cairo_mask_surface) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_mask_surface");
+    fn(a0, a1, a2, a3);
+}
+
 void cairo_move_to(cairo_t *a0, double a1, double a2) {
     static __typeof__(&cairo_move_to) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_move_to");

@@ -160,6 +160,21 @@ private final class Painter {
             }
         case .glyphs(let run):
             try show(run)
+        case .masked(let items, let mask, let transform):
+            guard transform.isInvertible else { return }
+            cairo_push_group(cr)
+            do { try draw(items) } catch {
+                cairo_pattern_destroy(cairo_pop_group(cr))
+                throw error
+            }
+            cairo_pop_group_to_source(cr)
+            let s = try surface(mask)
+            defer { if mask.key == nil { cairo_surface_destroy(s) } }
+            cairo_save(cr)
+            var m = matrix(transform)
+            cairo_transform(cr, &m)
+            cairo_mask_surface(cr, s, 0, 0)
+            cairo_restore(cr)
         case .group(let items, let opacity, let blendMode, let clip):
             guard opacity > 0 else { return }
             if opacity >= 1 && blendMode == .sourceOver {

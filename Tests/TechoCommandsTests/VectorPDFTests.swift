@@ -104,11 +104,14 @@ extension Pixmap {
                   {"tool": "highlighter", "color": "#ffe066", "width": 30, "opacity": 0.55, "points": [[120, 1100], [500, 1096], [760, 1102]]},
                   {"tool": "pencil", "color": "#e07a5f", "width": 6, "points": [[120, 1160, 0.3], [300, 1180, 0.8], [500, 1170, 1], [760, 1150, 0.5]]},
                   {"tool": "rect", "color": "#3d405b", "width": 3, "from": [100, 1060], "to": [780, 1200], "fill": "#00000010"},
+                  {"tool": "eraser", "width": 40, "points": [[300, 1080], [320, 1140], [340, 1190]]},
+                  {"tool": "pencil", "color": "#3d405b", "width": 4, "points": [[300, 1130], [420, 1135], [560, 1128]]},
                   {"tool": "dash", "color": "#9c8a7a", "width": 3, "from": [100, 1220], "to": [780, 1220], "dash": [12, 8]}
                 ]}
               ]},
               {"id": "second", "elements": [
                 {"type": "photo", "src": "photo.jpg", "at": [437, 400], "scale": 2},
+                {"type": "image", "src": "sticker.svg", "at": [437.5, 1000], "scale": 2},
                 {"type": "text", "text": "The same photo, once in the file.", "font": "DejaVu Serif", "size": 28, "color": "#333333", "at": [437, 700]}
               ]}
              ]}
@@ -186,6 +189,27 @@ extension Pixmap {
             }
             at = r.upperBound
         }
+    }
+
+    @Test func anSVGStickerStaysSharpAtEightTimes() throws {
+        let ws = try Workspace()
+        try Self.journal(ws)
+        #expect(try ws.run("export", "j.techo", "-o", "j.pdf").code == 0)
+        // Page 2's sticker: 120 page pixels across centred on (437.5, 1000), its square's left
+        // edge at x = 387.5, between two pixels at 150 dpi. At 8x (1200 dpi) a row through its
+        // middle crosses that edge at x = 3100: a vector edge stays within two pixels, a 150 dpi
+        // picture of it (what --raster writes) takes eight.
+        let r = try PDFTools.run(
+            "pdftoppm", ["-r", "1200", "-f", "2", "-l", "2", "-x", "3036", "-y", "7980", "-W", "120", "-H", "1", "-png", "j.pdf", "edge"], in: ws.dir)
+        #expect(r.code == 0, "\(r.err)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: ws.dir.path).filter { $0.hasPrefix("edge") }
+        let row = try loadImage(ws.url(try #require(names.first)))
+        let reds = (0..<row.width).map { Int(row.pixel($0, 0).r) }
+        // Paper on the left, the square's blue on the right.
+        let paper = reds[0], ink = try #require(reds.last)
+        #expect(paper - ink > 150, "the row crosses the edge: \(reds)")
+        let between = reds.filter { abs($0 - paper) > (paper - ink) / 10 && abs($0 - ink) > (paper - ink) / 10 }
+        #expect(between.count <= 2, "edge \(between.count) px wide at 8x: \(reds)")
     }
 
     @Test func popplerRendersWhatThePNGExportShows() throws {

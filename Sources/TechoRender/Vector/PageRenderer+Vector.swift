@@ -51,11 +51,11 @@ extension PageRenderer {
             return try vectorImage(image, element: e)
         case .photo(let photo):
             return try vectorPhoto(photo, element: e, canvas: canvas)
-        case .ink(let ink) where !ink.strokes.contains(where: { $0.tool == .eraser }):
-            return try vectorInk(ink, element: e)
+        case .ink(let ink):
+            return try vectorInk(ink, element: e, canvas: canvas)
         case .text(let text):
             return try vectorText(text, element: e, canvas: canvas, warnings: &warnings)
-        case .image, .ink, .washi:
+        case .image, .washi:
             return try rasterised(e, canvas: canvas, warnings: &warnings)
         }
     }
@@ -344,15 +344,25 @@ extension PageRenderer {
 
     // MARK: Ink
 
-    /// An ink layer without erasers: highlighters under the pen strokes (multiplied), each
-    /// group composited once with the element's opacity, as `drawInk` does.
-    private func vectorInk(_ ink: InkContent, element e: Element) throws -> [VectorItem] {
+    /// An ink layer as `drawInk` draws it: highlighters under the pen strokes (multiplied),
+    /// each group composited once with the element's opacity. An eraser keeps what was drawn
+    /// before it only where it did not pass: those strokes are masked by the eraser's outline,
+    /// rasterised at the export resolution over the layer's extent (the strokes stay vectors).
+    private func vectorInk(_ ink: InkContent, element e: Element, canvas: Canvas) throws -> [VectorItem] {
+        var bounds = Rect.null
+        for (i, s) in ink.strokes.enumerated() where s.tool != .eraser {
+            do { bounds = bounds.union(try strokeBounds(s)) } catch { throw InkFailure("strokes[\(i)]: \(error)") }
+        }
+        guard !bounds.isNull, let extent = canvas.layer(coveringDevice: bounds.applying(canvas.device)) else { return [] }
         var marker: [VectorItem] = [], pen: [VectorItem] = []
         let tol = PageRenderer.vectorTolerance
         for (i, s) in ink.strokes.enumerated() {
             switch s.tool {
             case .eraser:
-                preconditionFailure("an ink layer with an eraser is drawn as a masked layer")
+                let mask = eraserMask(s, over: extent, canvas: canvas)
+                let place = fromDevice(canvas, x: extent.x0, y: extent.y0)
+                if !pen.isEmpty { pen = [.masked(pen, mask: mask, transform: place)] }
+                if !marker.isEmpty { marker = [.masked(marker, mask: mask, transform: place)] }
             case .highlighter:
                 let path = s.points.count == 1 ? Path.polyline([s.points[0].point]) : Pencil.smoothPath(through: s.points.map(\.point))
                 var style = StrokeStyle(s, cap: .butt)
@@ -366,6 +376,23 @@ extension PageRenderer {
         if !marker.isEmpty { items.append(.group(marker, opacity: e.opacity, blendMode: .multiply, clip: nil)) }
         if !pen.isEmpty { items.append(.group(pen, opacity: e.opacity, blendMode: .sourceOver, clip: nil)) }
         return items
+    }
+
+    /// What an eraser leaves of the layer `extent` covers: opaque where it did not pass, clear
+    /// under its outline (the pencil's outline, as `drawInk` clears with), with the same coverage.
+    private func eraserMask(_ s: Stroke, over extent: Layer, canvas: Canvas) -> VectorPicture {
+        var layer = extent
+        let outline = Pencil(width: s.width).outline(
+            s.points.map { PencilPoint($0.point, pressure: $0.pressure) }, tolerance: 0.05 / canvas.scale)
+        layer.pixmap.fill(outline, paint: Paint(color: .black), transform: layer.local(canvas.device))
+        var kept = layer.pixmap.data
+        for i in stride(from: 0, to: kept.count, by: 4) {
+            kept[i] = 0
+            kept[i + 1] = 0
+            kept[i + 2] = 0
+            kept[i + 3] = 255 - kept[i + 3]
+        }
+        return VectorPicture(key: nil, pixmap: Pixmap(width: layer.pixmap.width, height: layer.pixmap.height, premultiplied: kept))
     }
 
     /// One pen stroke as filled outlines, as `drawStroke` fills them.

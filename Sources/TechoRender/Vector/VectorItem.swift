@@ -70,6 +70,10 @@ public indirect enum VectorItem: Sendable {
     case glyphs(GlyphRun)
     /// Items drawn on their own and composited once, through an optional clip.
     case group([VectorItem], opacity: Double, blendMode: BlendMode, clip: Path?)
+    /// Items drawn on their own, then kept only as far as `mask`'s alpha says: an ink layer's
+    /// strokes with what the erasers took away. `transform` places the mask's pixel grid on the
+    /// page; outside it nothing is kept.
+    case masked([VectorItem], mask: VectorPicture, transform: Transform)
 }
 
 /// A page ready for a vector backend.
