@@ -363,4 +363,10 @@ void cairo_transform(cairo_t *a0, const cairo_matrix_t *a1) {
     fn(a0, a1);
 }
 
+void cairo_translate(cairo_t *a0, double a1, double a2) {
+    static __typeof__(&cairo_translate) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_translate");
+    fn(a0, a1, a2);
+}
+
 #endif

@@ -38,6 +38,9 @@ public struct ExportSettings {
     /// A PDF of page pictures (one image per page at the render scale, the PDF techo wrote
     /// before its vector PDF) instead of vectors (`--raster`). Default false.
     public var rasterPDF = false
+    /// Bleed of the vector PDF, millimetres on every side (`--bleed`): the background reaches
+    /// into it and each page gets a TrimBox at its own size. Default 0.
+    public var bleed = 0.0
     /// Print each phase's time to stderr (`TECHO_TIMINGS=1`). Default false.
     public var timings = false
 
@@ -105,7 +108,7 @@ public enum Exporter {
                     if vector {
                         // Vector pages are drawn into one document afterwards, in order.
                         let t0 = ContinuousClock.now
-                        let v = try renderer.vectorPage(page, rasterScale: settings.scale(page))
+                        let v = try renderer.vectorPage(page, rasterScale: settings.scale(page), bleed: settings.bleed / 25.4 * page.dpi)
                         lock.lock()
                         phase.render += seconds(since: t0)
                         vectorPages[i] = v

@@ -57,6 +57,7 @@ public enum VectorPDF {
             cairo_pdf_surface_set_page_label(surface, spec.label)
             cairo_save(cr)
             cairo_scale(cr, 72 / spec.page.dpi, 72 / spec.page.dpi)
+            cairo_translate(cr, spec.page.bleed, spec.page.bleed)
             try painter.draw(spec.page.items)
             cairo_restore(cr)
             cairo_show_page(cr)
@@ -64,11 +65,16 @@ public enum VectorPDF {
         }
         cairo_surface_finish(surface)
         try check(cairo_surface_status(surface))
-        return PDFDuplicateResources.blanked(sink.bytes)
+        let pdf = PDFDuplicateResources.blanked(sink.bytes)
+        guard let bleed = pages.first.map({ $0.page.bleed * 72 / $0.page.dpi }), bleed > 0 else { return pdf }
+        guard let trimmed = PDFTrimBox.inserted(pdf, bleed: bleed) else {
+            throw ExportError(cannotCreate: false, "PDF export: cairo's file is not laid out as expected, so no TrimBox could be added for --bleed")
+        }
+        return trimmed
     }
 
-    /// The page's size in points.
-    static func points(_ p: VectorPage) -> (Double, Double) { (p.width * 72 / p.dpi, p.height * 72 / p.dpi) }
+    /// The page's size in points, bleed included.
+    static func points(_ p: VectorPage) -> (Double, Double) { ((p.width + 2 * p.bleed) * 72 / p.dpi, (p.height + 2 * p.bleed) * 72 / p.dpi) }
 
     /// A cairo status as an export error (the one place cairo's codes become Swift errors).
     static func check(_ status: cairo_status_t) throws {

@@ -138,6 +138,31 @@ extension Pixmap {
         #expect(info["Title"] == "PDF check 印刷", "\(info)")
     }
 
+    @Test func bleedExtendsTheBackgroundWithATrimBox() throws {
+        let ws = try Workspace()
+        try Self.journal(ws)
+        let r = try ws.run("export", "j.techo", "-o", "b.pdf", "--bleed", "3")
+        #expect(r.code == 0, "\(r.err)")
+        let check = try PDFTools.run("qpdf", ["--check", "b.pdf"], in: ws.dir)
+        #expect(check.code == 0 && !check.out.contains("WARNING") && !check.err.contains("WARNING"), "\(check.out)\(check.err)")
+        // 3 mm = 8.504 pt on each side of 419.52 x 595.2 pt; the TrimBox is the page itself.
+        let info = try PDFTools.info("b.pdf", in: ws.dir)
+        #expect(info["MediaBox"] == "0.00 0.00 436.53 612.21", "\(info)")
+        #expect(info["TrimBox"] == "8.50 8.50 428.02 603.70", "\(info)")
+        // The background's colour reaches the sheet's corner; the trimmed page matches the export.
+        #expect(
+            try PDFTools.run(
+                "pdftoppm", ["-r", "150", "-f", "1", "-l", "1", "-x", "0", "-y", "0", "-W", "4", "-H", "4", "-png", "b.pdf", "corner"], in: ws.dir
+            ).code == 0)
+        let corner = try loadImage(ws.url("corner-1.png"))
+        let px = corner.pixel(1, 1)
+        #expect(abs(Int(px.r) - 0xf6) <= 2 && abs(Int(px.g) - 0xf0) <= 2 && abs(Int(px.b) - 0xe4) <= 2, "\(px)")
+        // --bleed is the vector PDF's: with --raster, or for PNG, it is a usage error.
+        #expect(try ws.run("export", "j.techo", "-o", "x.pdf", "--raster", "--bleed", "3").code == 64)
+        #expect(try ws.run("export", "j.techo", "--page", "first", "-o", "x.png", "--bleed", "3").code == 64)
+        #expect(!ws.exists("x.pdf") && !ws.exists("x.png"))
+    }
+
     @Test func photosAreEmbeddedOnceAtTheirOwnResolution() throws {
         let ws = try Workspace()
         try Self.journal(ws)

@@ -7,7 +7,7 @@ import TechoRender
 
 enum ExportCommand: TechoCommand {
     static let names = ["export"]
-    static let usage = "export JOURNAL [--page ID]... [-o PATH] [--scale S | --dpi D] [--format png|jpeg|pdf] [--quality Q] [--raster]"
+    static let usage = "export JOURNAL [--page ID]... [-o PATH] [--scale S | --dpi D] [--format png|jpeg|pdf] [--quality Q] [--raster | --bleed MM]"
     static let summary = "render pages to print-quality PNG (or JPEG, or one PDF); prints the files written"
     static let discussion = """
         Pages are written as NN-PAGEID.png into the folder -o names (default: NAME-pages beside the
@@ -26,6 +26,7 @@ enum ExportCommand: TechoCommand {
         OptionSpec("format", value: "F", help: "png (default), jpeg or pdf; implied by -o's extension"),
         OptionSpec("quality", value: "Q", help: "JPEG quality 1-100 (default 92)"),
         OptionSpec("raster", help: "PDF of page pictures instead of vectors"),
+        OptionSpec("bleed", value: "MM", help: "PDF bleed in millimetres: the background reaches past the page, with a TrimBox"),
     ]
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
@@ -74,6 +75,10 @@ enum ExportCommand: TechoCommand {
         if args.has("raster") {
             guard settings.format == .pdf else { throw UsageError("--raster applies to PDF export") }
             settings.rasterPDF = true
+        }
+        if let b = args.arg("bleed") {
+            guard settings.format == .pdf, !settings.rasterPDF else { throw UsageError("--bleed applies to the vector PDF (not with --raster)") }
+            settings.bleed = try b.number(in: 0...50)
         }
         if let s = args.arg("scale") {
             let v = try s.number(in: 0.01...64)

@@ -18,16 +18,18 @@ extension PageRenderer {
     static let vectorTolerance = 0.02
 
     /// `page` as vector items, with what has no vector form rendered at `rasterScale` × its
-    /// pixel size (the export resolution).
+    /// pixel size (the export resolution), and the background reaching `bleed` page pixels
+    /// past every edge.
     ///
     /// - Throws: as `render(_:scale:)`.
-    public func vectorPage(_ page: Page, rasterScale: Double) throws -> VectorPage {
+    public func vectorPage(_ page: Page, rasterScale: Double, bleed: Double = 0) throws -> VectorPage {
         precondition(rasterScale.isFinite && rasterScale > 0, "raster scale must be positive and finite, got \(rasterScale)")
+        precondition(bleed.isFinite && bleed >= 0, "bleed must be finite and not negative, got \(bleed)")
         let size = try resolvedSize(of: page)
         let (w, h) = try deviceSize(page: page, size: size, scale: rasterScale)
         let canvas = Canvas(page: page, scale: rasterScale, width: w, height: h)
         var items: [VectorItem] = []
-        do { items += try vectorBackground(page.background, size: size, canvas: canvas) } catch let e as RenderError { throw e } catch {
+        do { items += try vectorBackground(page.background, size: size, bleed: bleed, canvas: canvas) } catch let e as RenderError { throw e } catch {
             throw RenderError(pageID: page.id, message: "background: \(error)")
         }
         var warnings: [String] = []
@@ -42,7 +44,7 @@ extension PageRenderer {
                 throw RenderError(pageID: page.id, elementID: e.id, message: "\(error)")
             }
         }
-        return VectorPage(width: size.width, height: size.height, dpi: page.dpi, items: items, warnings: warnings)
+        return VectorPage(width: size.width, height: size.height, dpi: page.dpi, bleed: bleed, items: items, warnings: warnings)
     }
 
     private func vectorItems(of e: Element, canvas: Canvas, warnings: inout [String]) throws -> [VectorItem] {
@@ -307,10 +309,14 @@ extension PageRenderer {
 
     // MARK: Background
 
-    private func vectorBackground(_ bg: Background, size: (width: Double, height: Double), canvas: Canvas) throws -> [VectorItem] {
+    /// The background: its colour and picture over the page and its bleed (a picture sized to
+    /// the page keeps its size, and a cover picture reaches into the bleed as far as it goes),
+    /// paper rulings within the page's margin.
+    private func vectorBackground(_ bg: Background, size: (width: Double, height: Double), bleed: Double, canvas: Canvas) throws -> [VectorItem] {
         var items: [VectorItem] = []
         let page = Rect(x: 0, y: 0, width: size.width, height: size.height)
-        if let c = bg.color, c.a > 0 { items.append(.fill(.rect(page), color: Color(c), rule: .nonZero)) }
+        let sheet = Rect(x: -bleed, y: -bleed, width: size.width + 2 * bleed, height: size.height + 2 * bleed)
+        if let c = bg.color, c.a > 0 { items.append(.fill(.rect(sheet), color: Color(c), rule: .nonZero)) }
         if let image = bg.image, image.opacity > 0 {
             let (iw, ih) = try images.naturalSize(image.asset)
             let p = try naturalPicture(image.asset)
@@ -332,8 +338,8 @@ extension PageRenderer {
                 }
                 let t = Transform.scale(rect.width / Double(p.pixmap.width), rect.height / Double(p.pixmap.height))
                     .concatenating(.translation(rect.minX, rect.minY))
-                // A cover image reaches past the page: the page box cuts it, as the raster does.
-                items.append(.group([.picture(p, transform: t, opacity: image.opacity)], opacity: 1, blendMode: .sourceOver, clip: .rect(page)))
+                // A cover image reaches past the page: the sheet cuts it, as the page does in the raster.
+                items.append(.group([.picture(p, transform: t, opacity: image.opacity)], opacity: 1, blendMode: .sourceOver, clip: .rect(sheet)))
             }
         }
         if let paper = bg.paper, let (path, paint) = paperRulings(paper, canvas: canvas) {

@@ -82,6 +82,8 @@ public struct VectorPage: Sendable {
     public let width: Double, height: Double
     /// Page pixels per inch.
     public let dpi: Double
+    /// Page pixels the background reaches past each edge (print bleed). Default 0.
+    public let bleed: Double
     /// Bottom to top.
     public let items: [VectorItem]
     /// As `RenderedPage.warnings`.
