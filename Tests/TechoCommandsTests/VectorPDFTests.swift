@@ -136,6 +136,9 @@ extension Pixmap {
         #expect(info["MediaBox"] == "0.00 0.00 419.52 595.20", "\(info)")
         #expect(info["TrimBox"] == "0.00 0.00 419.52 595.20", "\(info)")
         #expect(info["Title"] == "PDF check 印刷", "\(info)")
+        // Page ids as page labels (what a viewer shows for the page number).
+        let pdf = String(decoding: try ws.bytes("j.pdf"), as: UTF8.self)
+        #expect(pdf.contains("/PageLabels") && pdf.contains("/P (first)") && pdf.contains("/P (second)"))
     }
 
     @Test func bleedExtendsTheBackgroundWithATrimBox() throws {
