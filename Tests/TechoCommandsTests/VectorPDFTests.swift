@@ -249,3 +249,47 @@ extension Pixmap {
         for (i, p) in psnr.enumerated() { #expect(p >= 30, "page \(i + 1): PSNR \(p) dB") }
     }
 }
+
+/// The demo journal (Resources/demo/kyoto.json, its pictures painted by techo-assets) as a PDF.
+@Suite struct DemoPDFTests {
+    @Test func theDemoJournalsPDFIsCleanWithAllItsTextAndFonts() throws {
+        let ws = try Workspace()
+        let paint = try ChildProcess.run(BuiltProducts.url("techo-assets"), ["demo", ws.url("assets").path], in: ws.dir)
+        #expect(paint.code == 0, "\(paint.err)")
+        let manifest = Fixtures.url("../../Resources/demo/kyoto.json")
+        try FileManager.default.copyItem(at: manifest, to: ws.url("kyoto.json"))
+        let built = try ws.run("build", "kyoto.json", "--journal", "k.techo", "-o", "built")
+        #expect(built.code == 0, "\(built.err)")
+        let r = try ws.run("export", "k.techo", "-o", "k.pdf")
+        #expect(r.code == 0, "\(r.err)")
+
+        let check = try PDFTools.run("qpdf", ["--check", "k.pdf"], in: ws.dir)
+        #expect(check.code == 0 && !check.out.contains("WARNING") && !check.err.contains("WARNING"), "\(check.out)\(check.err)")
+        let fonts = try PDFTools.run("pdffonts", ["k.pdf"], in: ws.dir)
+        let rows = fonts.out.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        #expect(rows.count >= 5, "\(fonts.out)")
+        for row in rows { #expect(row.count >= 6 && Array(row.suffix(5).prefix(3)) == ["yes", "yes", "yes"], "\(row)") }
+
+        // Every text element's text, page by page, in order (spaces aside).
+        let text = try PDFTools.run("pdftotext", ["-raw", "-enc", "UTF-8", "k.pdf", "-"], in: ws.dir)
+        let squeezed = text.out.filter { !$0.isWhitespace }
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any]
+        let pages = json?["pages"] as? [[String: Any]] ?? []
+        let texts = pages.flatMap { ($0["elements"] as? [[String: Any]] ?? []).filter { $0["type"] as? String == "text" } }
+            .compactMap { $0["text"] as? String }
+        #expect(texts.count >= 10)
+        var at = squeezed.startIndex
+        for t in texts {
+            let want = t.filter { !$0.isWhitespace }
+            guard let found = squeezed.range(of: want, range: at..<squeezed.endIndex) else {
+                Issue.record("'\(t)' is not in the extracted text after what came before")
+                continue
+            }
+            at = found.upperBound
+        }
+
+        // No picture of a whole page (A5 at 300 dpi is 1748 x 2480).
+        let big = try PDFTools.images("k.pdf", in: ws.dir).filter { $0.width >= 1748 * 9 / 10 && $0.height >= 2480 * 9 / 10 }
+        #expect(big.isEmpty, "full-page images: \(big)")
+    }
+}
