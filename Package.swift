@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CLibHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CLibWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        // The vector PDF (docs/decisions/pdf.md): cairo's PDF surface, with FreeType faces for its fonts.
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CLibMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Every library above is opened on first use, not at start-up (docs/decisions/startup.md): CTechoLazy
@@ -36,7 +38,7 @@ let package = Package(
         .target(
             name: "CTechoLazy",
             dependencies: [
-                "CRsvg", "CLibHeif", "CLibWebP", "CLibMicroHTTPD", "CFreeType", "CHarfBuzz", "CFontconfig", "CLibCrypto", "CLibPNG", "CLibJPEG",
+                "CRsvg", "CCairo", "CLibHeif", "CLibWebP", "CLibMicroHTTPD", "CFreeType", "CHarfBuzz", "CFontconfig", "CLibCrypto", "CLibPNG", "CLibJPEG",
                 "CLibDeflate",
             ], exclude: ["symbols"]),
         // The only C we write: whole libpng / libjpeg sessions, so setjmp/longjmp never crosses Swift.
@@ -61,7 +63,11 @@ let package = Package(
         .target(name: "TechoModel", dependencies: ["TechoGeometry", "TechoRules", "CLibCrypto", "CTechoLazy"]),
         .target(name: "TechoRender", dependencies: ["TechoModel", "TechoGeometry", "TechoRaster", "TechoCodecs", "TechoText"]),
         // Whole pages as the files export writes: PNG, JPEG, PDF.
-        .target(name: "TechoExport", dependencies: ["TechoModel", "TechoRender", "TechoCodecs", "TechoRaster"]),
+        .target(
+            name: "TechoExport",
+            dependencies: [
+                "TechoModel", "TechoRender", "TechoCodecs", "TechoRaster", "TechoGeometry", "TechoText", "CCairo", "CRsvg", "CFreeType", "CTechoLazy",
+            ]),
         // The only way to change a journal: typed operations, one error type (docs/decisions/architecture.md).
         .target(name: "TechoEditing", dependencies: ["TechoModel", "TechoRender", "TechoCodecs", "TechoText", "TechoExport", "TechoResources"]),
         // The front ends decode their input into TechoEditing's operations and never import one another.
@@ -110,7 +116,8 @@ let package = Package(
             dependencies: ["TechoServer", "TechoEditing", "TechoCommands", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport", "Techo"]),
         .testTarget(
             name: "TechoCommandsTests",
-            dependencies: ["TechoCommands", "TechoEditing", "TechoExport", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"]),
+            dependencies: ["TechoCommands", "TechoEditing", "TechoExport", "TechoModel", "TechoCodecs", "TechoRaster", "TechoTestSupport"],
+            exclude: ["Fixtures"]),
         // The editor page in headless Chromium, with real input events, against `techo serve`.
         .testTarget(name: "TechoEditorTests", dependencies: ["TechoCodecs", "TechoModel", "TechoRaster", "TechoTestSupport"], exclude: ["Fixtures"]),
     ],

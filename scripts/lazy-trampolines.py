@@ -27,7 +27,7 @@ LIBDIR = "/usr/lib/x86_64-linux-gnu"
 # key (TECHO_LAZY_<KEY> in techo_lazy.h), soname, pkg-config module (for the include paths), headers.
 LIBRARIES = [
     ("rsvg", "librsvg-2.so.2", "librsvg-2.0", ["librsvg/rsvg.h"]),
-    ("cairo", "libcairo.so.2", "cairo", ["cairo.h"]),
+    ("cairo", "libcairo.so.2", "cairo", ["cairo.h", "cairo-pdf.h", "cairo-ft.h"]),
     ("gobject", "libgobject-2.0.so.0", "gobject-2.0", ["glib-object.h"]),
     ("glib", "libglib-2.0.so.0", "glib-2.0", ["glib.h"]),
     ("heif", "libheif.so.1", "libheif", ["libheif/heif.h"]),

@@ -25,6 +25,10 @@ need=(
     "libheif-dev:/usr/include/x86_64-linux-gnu/libheif/heif.h"
     "libwebp-dev:/usr/include/webp/demux.h"
     "librsvg2-dev:/usr/include/librsvg-2.0/librsvg/rsvg.h"
+    # The vector PDF (docs/decisions/pdf.md): cairo's PDF surface, and the tools its tests read it with.
+    "libcairo2-dev:/usr/include/cairo/cairo-pdf.h"
+    "poppler-utils:/usr/bin/pdftoppm"
+    "qpdf:/usr/bin/qpdf"
     # The editor's browser tests (make test) drive headless Chromium.
     "chromium:/usr/bin/chromium"
 )

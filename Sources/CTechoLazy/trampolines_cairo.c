@@ -3,9 +3,23 @@
  * library's own header is included, so the compiler checks every definition against it. */
 #include "lazy_internal.h"
 #include <cairo.h>
+#include <cairo-pdf.h>
+#include <cairo-ft.h>
 
 #if defined(__linux__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+void cairo_clip(cairo_t *a0) {
+    static __typeof__(&cairo_clip) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_clip");
+    fn(a0);
+}
+
+void cairo_close_path(cairo_t *a0) {
+    static __typeof__(&cairo_close_path) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_close_path");
+    fn(a0);
+}
 
 cairo_t *cairo_create(cairo_surface_t *a0) {
     static __typeof__(&cairo_create) fn;
@@ -13,10 +27,82 @@ cairo_t *cairo_create(cairo_surface_t *a0) {
     return fn(a0);
 }
 
+void cairo_curve_to(cairo_t *a0, double a1, double a2, double a3, double a4, double a5, double a6) {
+    static __typeof__(&cairo_curve_to) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_curve_to");
+    fn(a0, a1, a2, a3, a4, a5, a6);
+}
+
 void cairo_destroy(cairo_t *a0) {
     static __typeof__(&cairo_destroy) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_destroy");
     fn(a0);
+}
+
+void cairo_fill(cairo_t *a0) {
+    static __typeof__(&cairo_fill) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_fill");
+    fn(a0);
+}
+
+void cairo_font_face_destroy(cairo_font_face_t *a0) {
+    static __typeof__(&cairo_font_face_destroy) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_font_face_destroy");
+    fn(a0);
+}
+
+cairo_status_t cairo_font_face_set_user_data(cairo_font_face_t *a0, const cairo_user_data_key_t *a1, void *a2, cairo_destroy_func_t a3) {
+    static __typeof__(&cairo_font_face_set_user_data) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_font_face_set_user_data");
+    return fn(a0, a1, a2, a3);
+}
+
+cairo_status_t cairo_font_face_status(cairo_font_face_t *a0) {
+    static __typeof__(&cairo_font_face_status) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_font_face_status");
+    return fn(a0);
+}
+
+cairo_font_options_t *cairo_font_options_create(void) {
+    static __typeof__(&cairo_font_options_create) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_font_options_create");
+    return fn();
+}
+
+void cairo_font_options_destroy(cairo_font_options_t *a0) {
+    static __typeof__(&cairo_font_options_destroy) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_font_options_destroy");
+    fn(a0);
+}
+
+void cairo_font_options_set_hint_metrics(cairo_font_options_t *a0, cairo_hint_metrics_t a1) {
+    static __typeof__(&cairo_font_options_set_hint_metrics) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_font_options_set_hint_metrics");
+    fn(a0, a1);
+}
+
+void cairo_font_options_set_hint_style(cairo_font_options_t *a0, cairo_hint_style_t a1) {
+    static __typeof__(&cairo_font_options_set_hint_style) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_font_options_set_hint_style");
+    fn(a0, a1);
+}
+
+cairo_font_face_t *cairo_ft_font_face_create_for_ft_face(FT_Face a0, int a1) {
+    static __typeof__(&cairo_ft_font_face_create_for_ft_face) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_ft_font_face_create_for_ft_face");
+    return fn(a0, a1);
+}
+
+void cairo_ft_font_face_set_synthesize(cairo_font_face_t *a0, unsigned int a1) {
+    static __typeof__(&cairo_ft_font_face_set_synthesize) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_ft_font_face_set_synthesize");
+    fn(a0, a1);
+}
+
+cairo_pattern_t *cairo_get_source(cairo_t *a0) {
+    static __typeof__(&cairo_get_source) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_get_source");
+    return fn(a0);
 }
 
 cairo_surface_t *cairo_image_surface_create(cairo_format_t a0, int a1, int a2) {
@@ -37,6 +123,192 @@ int cairo_image_surface_get_stride(cairo_surface_t *a0) {
     return fn(a0);
 }
 
+void cairo_line_to(cairo_t *a0, double a1, double a2) {
+    static __typeof__(&cairo_line_to) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_line_to");
+    fn(a0, a1, a2);
+}
+
+void cairo_mask_surface(cairo_t *a0, cairo_surface_t *a1, double a2, double a3) {
+    static __typeof__(&cairo_mask_surface) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_mask_surface");
+    fn(a0, a1, a2, a3);
+}
+
+void cairo_move_to(cairo_t *a0, double a1, double a2) {
+    static __typeof__(&cairo_move_to) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_move_to");
+    fn(a0, a1, a2);
+}
+
+void cairo_new_path(cairo_t *a0) {
+    static __typeof__(&cairo_new_path) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_new_path");
+    fn(a0);
+}
+
+void cairo_paint(cairo_t *a0) {
+    static __typeof__(&cairo_paint) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_paint");
+    fn(a0);
+}
+
+void cairo_paint_with_alpha(cairo_t *a0, double a1) {
+    static __typeof__(&cairo_paint_with_alpha) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_paint_with_alpha");
+    fn(a0, a1);
+}
+
+cairo_pattern_t *cairo_pattern_create_for_surface(cairo_surface_t *a0) {
+    static __typeof__(&cairo_pattern_create_for_surface) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_pattern_create_for_surface");
+    return fn(a0);
+}
+
+void cairo_pattern_destroy(cairo_pattern_t *a0) {
+    static __typeof__(&cairo_pattern_destroy) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_pattern_destroy");
+    fn(a0);
+}
+
+void cairo_pattern_set_extend(cairo_pattern_t *a0, cairo_extend_t a1) {
+    static __typeof__(&cairo_pattern_set_extend) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_pattern_set_extend");
+    fn(a0, a1);
+}
+
+void cairo_pattern_set_filter(cairo_pattern_t *a0, cairo_filter_t a1) {
+    static __typeof__(&cairo_pattern_set_filter) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_pattern_set_filter");
+    fn(a0, a1);
+}
+
+void cairo_pattern_set_matrix(cairo_pattern_t *a0, const cairo_matrix_t *a1) {
+    static __typeof__(&cairo_pattern_set_matrix) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_pattern_set_matrix");
+    fn(a0, a1);
+}
+
+cairo_surface_t *cairo_pdf_surface_create_for_stream(cairo_write_func_t a0, void *a1, double a2, double a3) {
+    static __typeof__(&cairo_pdf_surface_create_for_stream) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_pdf_surface_create_for_stream");
+    return fn(a0, a1, a2, a3);
+}
+
+void cairo_pdf_surface_set_metadata(cairo_surface_t *a0, cairo_pdf_metadata_t a1, const char *a2) {
+    static __typeof__(&cairo_pdf_surface_set_metadata) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_pdf_surface_set_metadata");
+    fn(a0, a1, a2);
+}
+
+void cairo_pdf_surface_set_page_label(cairo_surface_t *a0, const char *a1) {
+    static __typeof__(&cairo_pdf_surface_set_page_label) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_pdf_surface_set_page_label");
+    fn(a0, a1);
+}
+
+void cairo_pdf_surface_set_size(cairo_surface_t *a0, double a1, double a2) {
+    static __typeof__(&cairo_pdf_surface_set_size) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_pdf_surface_set_size");
+    fn(a0, a1, a2);
+}
+
+cairo_pattern_t *cairo_pop_group(cairo_t *a0) {
+    static __typeof__(&cairo_pop_group) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_pop_group");
+    return fn(a0);
+}
+
+void cairo_pop_group_to_source(cairo_t *a0) {
+    static __typeof__(&cairo_pop_group_to_source) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_pop_group_to_source");
+    fn(a0);
+}
+
+void cairo_push_group(cairo_t *a0) {
+    static __typeof__(&cairo_push_group) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_push_group");
+    fn(a0);
+}
+
+void cairo_restore(cairo_t *a0) {
+    static __typeof__(&cairo_restore) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_restore");
+    fn(a0);
+}
+
+void cairo_save(cairo_t *a0) {
+    static __typeof__(&cairo_save) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_save");
+    fn(a0);
+}
+
+void cairo_scale(cairo_t *a0, double a1, double a2) {
+    static __typeof__(&cairo_scale) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_scale");
+    fn(a0, a1, a2);
+}
+
+void cairo_set_fill_rule(cairo_t *a0, cairo_fill_rule_t a1) {
+    static __typeof__(&cairo_set_fill_rule) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_set_fill_rule");
+    fn(a0, a1);
+}
+
+void cairo_set_font_face(cairo_t *a0, cairo_font_face_t *a1) {
+    static __typeof__(&cairo_set_font_face) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_set_font_face");
+    fn(a0, a1);
+}
+
+void cairo_set_font_matrix(cairo_t *a0, const cairo_matrix_t *a1) {
+    static __typeof__(&cairo_set_font_matrix) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_set_font_matrix");
+    fn(a0, a1);
+}
+
+void cairo_set_font_options(cairo_t *a0, const cairo_font_options_t *a1) {
+    static __typeof__(&cairo_set_font_options) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_set_font_options");
+    fn(a0, a1);
+}
+
+void cairo_set_operator(cairo_t *a0, cairo_operator_t a1) {
+    static __typeof__(&cairo_set_operator) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_set_operator");
+    fn(a0, a1);
+}
+
+void cairo_set_source(cairo_t *a0, cairo_pattern_t *a1) {
+    static __typeof__(&cairo_set_source) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_set_source");
+    fn(a0, a1);
+}
+
+void cairo_set_source_rgba(cairo_t *a0, double a1, double a2, double a3, double a4) {
+    static __typeof__(&cairo_set_source_rgba) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_set_source_rgba");
+    fn(a0, a1, a2, a3, a4);
+}
+
+void cairo_set_source_surface(cairo_t *a0, cairo_surface_t *a1, double a2, double a3) {
+    static __typeof__(&cairo_set_source_surface) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_set_source_surface");
+    fn(a0, a1, a2, a3);
+}
+
+void cairo_show_page(cairo_t *a0) {
+    static __typeof__(&cairo_show_page) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_show_page");
+    fn(a0);
+}
+
+void cairo_show_text_glyphs(cairo_t *a0, const char *a1, int a2, const cairo_glyph_t *a3, int a4, const cairo_text_cluster_t *a5, int a6, cairo_text_cluster_flags_t a7) {
+    static __typeof__(&cairo_show_text_glyphs) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_show_text_glyphs");
+    fn(a0, a1, a2, a3, a4, a5, a6, a7);
+}
+
 cairo_status_t cairo_status(cairo_t *a0) {
     static __typeof__(&cairo_status) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_status");
@@ -55,16 +327,46 @@ void cairo_surface_destroy(cairo_surface_t *a0) {
     fn(a0);
 }
 
+void cairo_surface_finish(cairo_surface_t *a0) {
+    static __typeof__(&cairo_surface_finish) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_surface_finish");
+    fn(a0);
+}
+
 void cairo_surface_flush(cairo_surface_t *a0) {
     static __typeof__(&cairo_surface_flush) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_surface_flush");
     fn(a0);
 }
 
+void cairo_surface_mark_dirty(cairo_surface_t *a0) {
+    static __typeof__(&cairo_surface_mark_dirty) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_surface_mark_dirty");
+    fn(a0);
+}
+
+cairo_status_t cairo_surface_set_mime_data(cairo_surface_t *a0, const char *a1, const unsigned char *a2, unsigned long a3, cairo_destroy_func_t a4, void *a5) {
+    static __typeof__(&cairo_surface_set_mime_data) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_surface_set_mime_data");
+    return fn(a0, a1, a2, a3, a4, a5);
+}
+
 cairo_status_t cairo_surface_status(cairo_surface_t *a0) {
     static __typeof__(&cairo_surface_status) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_surface_status");
     return fn(a0);
+}
+
+void cairo_transform(cairo_t *a0, const cairo_matrix_t *a1) {
+    static __typeof__(&cairo_transform) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_transform");
+    fn(a0, a1);
+}
+
+void cairo_translate(cairo_t *a0, double a1, double a2) {
+    static __typeof__(&cairo_translate) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_translate");
+    fn(a0, a1, a2);
 }
 
 #endif

@@ -89,6 +89,21 @@ public enum SVGRendering {
         }
     }
 
+    /// Draws the document as vectors onto `cr` (a `cairo_t`, of any surface: the PDF writer's)
+    /// into the box 0…width × 0…height of its current user space, its aspect kept and centred
+    /// as in `render`.
+    /// - Throws: `ImageError` when the document is refused or librsvg cannot draw it.
+    public static func draw(_ bytes: [UInt8], name: String, onto cr: OpaquePointer, width: Double, height: Double) throws {
+        try session(bytes, file: name, limits: .default) { handle, _ in
+            var viewport = RsvgRectangle(x: 0, y: 0, width: width, height: height)
+            var error: UnsafeMutablePointer<GError>?
+            guard rsvg_handle_render_document(handle, cr, &viewport, &error) != 0 else {
+                throw SVGStatus.fail(error, file: name, during: "rendering")
+            }
+            try SVGStatus.check(cairo_status(cr), file: name, during: "rendering")
+        }
+    }
+
     /// Parses the document (under the lock), works out its natural size and runs `body` with
     /// the handle. The handle is released before this returns.
     private static func session<R>(

@@ -35,6 +35,12 @@ public struct ExportSettings {
     public var level = 4
     /// Pages rendered at once. Default: one per core (`TECHO_JOBS` overrides).
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// A PDF of page pictures (one image per page at the render scale, the PDF techo wrote
+    /// before its vector PDF) instead of vectors (`--raster`). Default false.
+    public var rasterPDF = false
+    /// Bleed of the vector PDF, millimetres on every side (`--bleed`): the background reaches
+    /// into it and each page gets a TrimBox at its own size. Default 0.
+    public var bleed = 0.0
     /// Print each phase's time to stderr (`TECHO_TIMINGS=1`). Default false.
     public var timings = false
 
@@ -76,6 +82,8 @@ public enum Exporter {
         let lock = NSLock()
         var staged: [StagedFile?] = Array(repeating: nil, count: pages.count)
         var pdfPages: [PDFWriter.PageImage?] = Array(repeating: nil, count: pages.count)
+        var vectorPages: [VectorPage?] = Array(repeating: nil, count: pages.count)
+        let vector = settings.format == .pdf && !settings.rasterPDF
         var errors: [(Int, Error)] = []
         var warnings: [String] = []
         var done = 0
@@ -97,6 +105,19 @@ public enum Exporter {
                 if stop { return }
                 do {
                     let page = pages[i]
+                    if vector {
+                        // Vector pages are drawn into one document afterwards, in order.
+                        let t0 = ContinuousClock.now
+                        let v = try renderer.vectorPage(page, rasterScale: settings.scale(page), bleed: settings.bleed / 25.4 * page.dpi)
+                        lock.lock()
+                        phase.render += seconds(since: t0)
+                        vectorPages[i] = v
+                        warnings += v.warnings.map { "page \(page.id): \($0)" }
+                        done += 1
+                        if showProgress { err("\rtecho: exported \(done)/\(pages.count) pages") }
+                        lock.unlock()
+                        continue
+                    }
                     let t0 = ContinuousClock.now
                     let rendered = try renderer.render(page, scale: settings.scale(page))
                     let rendering = seconds(since: t0)
@@ -152,6 +173,15 @@ public enum Exporter {
             throw first
         }
         for w in warnings.sorted() { err("techo: warning: \(w)\n") }
+        if vector {
+            let t = ContinuousClock.now
+            let specs = zip(pages, vectorPages).map { VectorPDF.PageSpec(page: $1!, label: $0.id) }
+            let doc = try VectorPDF.document(specs, title: title)
+            if settings.timings { err(String(format: "techo: timings: PDF written in %.4f s\n", seconds(since: t))) }
+            let s = try StagedFile.stage(doc, as: outputs[0])
+            try StagedFile.commit([s])
+            return outputs
+        }
         if settings.format == .pdf {
             let doc = PDFWriter.document(pdfPages.map { $0! }, title: title)
             let s = try StagedFile.stage(doc, as: outputs[0])

@@ -94,11 +94,18 @@ extension PageRenderer {
 
     /// Dots, grid or lines, centred within the margin.
     func drawPaper(_ paper: Paper, canvas: Canvas, into pixmap: inout Pixmap) {
+        guard let (path, paint) = paperRulings(paper, canvas: canvas) else { return }
+        pixmap.fill(path, paint: paint)
+    }
+
+    /// The rulings of `paper` on `canvas` as one device-space path (nonzero) and its paint, or
+    /// nil when there are none. Lines are snapped to the canvas's device pixels.
+    func paperRulings(_ paper: Paper, canvas: Canvas) -> (Path, Paint)? {
         let s = canvas.scale
         let W = Double(canvas.width), H = Double(canvas.height)
         let step = paper.spacing * s, margin = paper.margin * s
         let area = Rect(x: margin, y: margin, width: W - 2 * margin, height: H - 2 * margin)
-        guard area.width > 0, area.height > 0, step >= 1 else { return }
+        guard area.width > 0, area.height > 0, step >= 1 else { return nil }
         // Positions of the rulings along one axis: whole spacings, centred in the area.
         func positions(_ start: Double, _ length: Double) -> [Double] {
             let n = Int((length / step).rounded(.down))
@@ -110,15 +117,14 @@ extension PageRenderer {
         var path = Path()
         switch paper.pattern {
         case .blank:
-            return
+            return nil
         case .dots:
             // About 0.4 mm dots at 5 mm spacing, never below a device pixel across.
             let r = max(0.6, step * 0.04)
             if xs.count * ys.count > PageRenderer.maxPaperDots {
                 // Finer than the eye can tell apart: an even tint of the same average darkness.
                 let tint = min(1, Double.pi * r * r / (step * step))
-                pixmap.fill(.rect(area), paint: Paint(paper.color, opacity: tint))
-                return
+                return (.rect(area), Paint(paper.color, opacity: tint))
             }
             for y in ys { for x in xs { path.append(.circle(center: Point(x, y), radius: r)) } }
         case .grid, .lines:
@@ -135,6 +141,6 @@ extension PageRenderer {
                 for x in xs { path.append(.rect(Rect(x: snap(x), y: top, width: t, height: bottom - top))) }
             }
         }
-        pixmap.fill(path, paint: paint)
+        return (path, paint)
     }
 }

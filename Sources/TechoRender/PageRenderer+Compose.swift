@@ -177,7 +177,7 @@ extension PageRenderer {
     }
 
     /// One element's drawing, errors named with the page and element.
-    private func drawing(of e: Element, canvas: Canvas, keep: Bool) throws -> ElementDrawing {
+    func drawing(of e: Element, canvas: Canvas, keep: Bool) throws -> ElementDrawing {
         let key = ElementDrawingKey(element: e, scale: canvas.scale, width: canvas.width, height: canvas.height)
         if keep, let d = previews.value(key, as: ElementDrawing.self) { return d }
         var d = ElementDrawing()

@@ -10,4 +10,5 @@ let benchSections: [(String, () -> Void)] = [
     ("page", pageBench),
     ("preview", previewBench),
     ("encode", encodeBench),
+    ("pdf", pdfBench),
 ]

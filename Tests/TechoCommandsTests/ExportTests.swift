@@ -146,7 +146,8 @@ import Testing
         #expect(jpg.width == 207 && jpg.height == 291)
         let px = Workspace.straight(jpg, 100, 100)
         #expect(abs(px.0 - 0x33) <= 3 && abs(px.1 - 0x66) <= 3 && abs(px.2 - 0x99) <= 3)
-        let r = try ws.run("export", "j.techo", "-o", "j.pdf")
+        // --raster: the PDF of page pictures (the vector PDF has its own tests, VectorPDFTests).
+        let r = try ws.run("export", "j.techo", "-o", "j.pdf", "--raster")
         #expect(r.code == 0, "\(r.err)")
         let pdf = String(decoding: try ws.bytes("j.pdf"), as: UTF8.self)
         #expect(pdf.hasPrefix("%PDF-1.4"))

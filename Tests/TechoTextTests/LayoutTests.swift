@@ -149,3 +149,24 @@ func outOfRangeStyleNamesTheField(style: TextStyle, field: String) {
     let t = try TextLayout.layout(s, style: TextStyle(font: TestFonts.dejaVuSans, size: 32, maxWidth: whole.width - 20))
     #expect(lineTexts(t, s) == ["well-", "known"])
 }
+
+@Test func everyGlyphNamesTheClusterItDraws() throws {
+    // What the PDF's text map is built from: each glyph points at its cluster, in order, with
+    // the cluster's face; a space has no glyph but keeps its cluster, as does a letter a
+    // ligature took into the glyph before it.
+    let s = "Hi 京都 fi 🌸"
+    let t = try TextLayout.layout(s, style: TextStyle(font: TestFonts.dejaVuSans, size: 32))
+    #expect(t.clusters.map(\.text).joined() == s)
+    var last = -1
+    for g in t.glyphs {
+        #expect(g.cluster >= last, "glyphs follow their clusters' order")
+        last = g.cluster
+        let c = t.clusters[g.cluster]
+        #expect(c.face == g.face, "glyph \(g.glyphID) is drawn by its cluster's face")
+        #expect(g.bounds.midX >= c.rect.minX - 1 && g.bounds.midX <= c.rect.maxX + 1, "glyph \(g.glyphID) lies in \(c.text)'s box")
+    }
+    let drawn = Set(t.glyphs.map(\.cluster))
+    // Only spaces, and the second letter of the "fi" ligature (its glyph is the first's), have none.
+    let bare = t.clusters.indices.filter { !drawn.contains($0) }.map { t.clusters[$0].text }
+    #expect(bare == [" ", " ", "i", " "], "\(bare)")
+}

@@ -7,13 +7,16 @@ import TechoRender
 
 enum ExportCommand: TechoCommand {
     static let names = ["export"]
-    static let usage = "export JOURNAL [--page ID]... [-o PATH] [--scale S | --dpi D] [--format png|jpeg|pdf] [--quality Q]"
+    static let usage = "export JOURNAL [--page ID]... [-o PATH] [--scale S | --dpi D] [--format png|jpeg|pdf] [--quality Q] [--raster | --bleed MM]"
     static let summary = "render pages to print-quality PNG (or JPEG, or one PDF); prints the files written"
     static let discussion = """
         Pages are written as NN-PAGEID.png into the folder -o names (default: NAME-pages beside the
         journal). With one page and an -o ending in .png, .jpg or .pdf, -o names the file itself
         (unless a folder of that name exists: then, as with cp, the pages go into it); a PDF holds
         every exported page at its physical size. --scale 2 of a 300 dpi page renders at 600 dpi.
+        A PDF is vectors: ink and shapes as paths, photos and pictures at their own resolution
+        (an unchanged JPEG as its own bytes), SVG stickers as SVG; the scale sets the resolution
+        of what has none (shadows, tape, outlines). --raster writes each page as one picture instead.
         """
     static let options = [
         OptionSpec("page", value: "ID", repeatable: true, help: "export only this page"),
@@ -22,6 +25,8 @@ enum ExportCommand: TechoCommand {
         OptionSpec("dpi", value: "D", help: "render at this resolution instead"),
         OptionSpec("format", value: "F", help: "png (default), jpeg or pdf; implied by -o's extension"),
         OptionSpec("quality", value: "Q", help: "JPEG quality 1-100 (default 92)"),
+        OptionSpec("raster", help: "PDF of page pictures instead of vectors"),
+        OptionSpec("bleed", value: "MM", help: "PDF bleed in millimetres: the background reaches past the page, with a TrimBox"),
     ]
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
@@ -66,6 +71,14 @@ enum ExportCommand: TechoCommand {
         if let q = args.arg("quality") {
             guard settings.format == .jpeg else { throw UsageError("--quality applies to JPEG export") }
             settings.quality = try q.integer(in: 1...100)
+        }
+        if args.has("raster") {
+            guard settings.format == .pdf else { throw UsageError("--raster applies to PDF export") }
+            settings.rasterPDF = true
+        }
+        if let b = args.arg("bleed") {
+            guard settings.format == .pdf, !settings.rasterPDF else { throw UsageError("--bleed applies to the vector PDF (not with --raster)") }
+            settings.bleed = try b.number(in: 0...50)
         }
         if let s = args.arg("scale") {
             let v = try s.number(in: 0.01...64)

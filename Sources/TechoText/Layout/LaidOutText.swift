@@ -19,6 +19,9 @@ public struct PlacedGlyph: Sendable {
     public let kind: Kind
     /// Font units (outline) or bitmap pixels (image) → element space.
     public let transform: Transform
+    /// The index in `LaidOutText.clusters` of the cluster the glyph draws: what a PDF maps the
+    /// glyph back to when its text is extracted.
+    public let cluster: Int
 
     /// The outline in element space, or nil for an image glyph.
     public var path: Path? {

@@ -106,7 +106,7 @@ public enum TextLayout {
                 let c = line.clusters[k]
                 var gx = pen
                 for g in c.glyphs {
-                    if let placed = place(g, x: gx, baseline: baseline, size: size) { glyphs.append(placed) }
+                    if let placed = place(g, x: gx, baseline: baseline, size: size, cluster: outClusters.count) { glyphs.append(placed) }
                     gx += g.advance
                 }
                 outClusters.append(
@@ -245,7 +245,7 @@ public enum TextLayout {
 
     /// Places one glyph with its pen at (x, baseline): outlines through a font-unit transform
     /// (with synthetic italic shear), colour bitmaps through a scale from their strike.
-    static func place(_ g: ShapedGlyph, x: Double, baseline: Double, size: Double) -> PlacedGlyph? {
+    static func place(_ g: ShapedGlyph, x: Double, baseline: Double, size: Double, cluster: Int) -> PlacedGlyph? {
         let face = g.face
         let px = x + g.dx, py = baseline + g.dy
         if face.isColorBitmap {
@@ -253,12 +253,12 @@ public enum TextLayout {
             let k = size / cg.ppem
             return PlacedGlyph(
                 face: face.key, glyphID: g.gid, kind: .image(cg),
-                transform: Transform(a: k, b: 0, c: 0, d: k, tx: px + k * cg.left, ty: py - k * cg.top))
+                transform: Transform(a: k, b: 0, c: 0, d: k, tx: px + k * cg.left, ty: py - k * cg.top), cluster: cluster)
         }
         guard let o = face.outline(g.gid), !o.path.isEmpty else { return nil }
         let s = size / Double(face.unitsPerEm)
         return PlacedGlyph(
             face: face.key, glyphID: g.gid, kind: .outline(o),
-            transform: Transform(a: s, b: 0, c: s * face.key.shear, d: -s, tx: px, ty: py))
+            transform: Transform(a: s, b: 0, c: s * face.key.shear, d: -s, tx: px, ty: py), cluster: cluster)
     }
 }

@@ -1,0 +1,452 @@
+// The page as vector items (VectorItem.swift): the same walk as `compose`, over the same
+// geometry. Ink strokes become the stroker's and the pencil's outlines as filled paths, shapes
+// their fills and outlines; photos and picture stickers are their decoded pixels at their own
+// resolution (never the page's), cropped and rounded by clip paths; SVG stickers stay SVG;
+// paper rulings are the raster's paths at the export resolution. What has no vector form is the
+// raster renderer's own drawing of it at the export resolution, cut to its extent.
+
+import Foundation
+import TechoCodecs
+import TechoGeometry
+import TechoModel
+import TechoRaster
+import TechoText
+
+extension PageRenderer {
+    /// Curves and pen outlines are flattened to this many page pixels: 1/50 of a 72 dpi pixel
+    /// is finer than any printer's dot at the page sizes techo makes.
+    static let vectorTolerance = 0.02
+
+    /// `page` as vector items, with what has no vector form rendered at `rasterScale` × its
+    /// pixel size (the export resolution), and the background reaching `bleed` page pixels
+    /// past every edge.
+    ///
+    /// - Throws: as `render(_:scale:)`.
+    public func vectorPage(_ page: Page, rasterScale: Double, bleed: Double = 0) throws -> VectorPage {
+        precondition(rasterScale.isFinite && rasterScale > 0, "raster scale must be positive and finite, got \(rasterScale)")
+        precondition(bleed.isFinite && bleed >= 0, "bleed must be finite and not negative, got \(bleed)")
+        let size = try resolvedSize(of: page)
+        let (w, h) = try deviceSize(page: page, size: size, scale: rasterScale)
+        let canvas = Canvas(page: page, scale: rasterScale, width: w, height: h)
+        var items: [VectorItem] = []
+        do { items += try vectorBackground(page.background, size: size, bleed: bleed, canvas: canvas) } catch let e as RenderError { throw e } catch {
+            throw RenderError(pageID: page.id, message: "background: \(error)")
+        }
+        var warnings: [String] = []
+        for e in page.elements where !e.hidden && e.opacity > 0 {
+            do {
+                var drawn = try vectorItems(of: e, canvas: canvas, warnings: &warnings)
+                if let clip = slotPath(e) { drawn = [.group(drawn, opacity: 1, blendMode: .sourceOver, clip: clip)] }
+                items += drawn
+            } catch let e as RenderError {
+                throw e
+            } catch {
+                throw RenderError(pageID: page.id, elementID: e.id, message: "\(error)")
+            }
+        }
+        return VectorPage(width: size.width, height: size.height, dpi: page.dpi, bleed: bleed, items: items, warnings: warnings)
+    }
+
+    private func vectorItems(of e: Element, canvas: Canvas, warnings: inout [String]) throws -> [VectorItem] {
+        switch e.content {
+        case .image(let image) where image.outline == nil:
+            return try vectorImage(image, element: e)
+        case .photo(let photo):
+            return try vectorPhoto(photo, element: e, canvas: canvas)
+        case .ink(let ink):
+            return try vectorInk(ink, element: e, canvas: canvas)
+        case .text(let text):
+            return try vectorText(text, element: e, canvas: canvas, warnings: &warnings)
+        case .image, .washi:
+            return try rasterised(e, canvas: canvas, warnings: &warnings)
+        }
+    }
+
+    /// The element drawn by the raster renderer at the canvas's scale, for what has no vector
+    /// form: each of its layers a picture over the layer's extent, composited with the layer's
+    /// opacity and blend mode (tape multiplies); its direct draws one picture cut to the
+    /// element's extent.
+    func rasterised(_ e: Element, canvas: Canvas, warnings: inout [String]) throws -> [VectorItem] {
+        let d = try drawing(of: e, canvas: canvas, keep: false)
+        warnings += d.warnings
+        var items: [VectorItem] = []
+        var direct: Pixmap?
+        for m in d.marks {
+            switch m {
+            case .layer(let l, let opacity, let blendMode, let clip):
+                let picture = VectorItem.picture(
+                    VectorPicture(key: nil, pixmap: clip.map { l.pixmap.masked(by: $0, x0: l.x0, y0: l.y0) } ?? l.pixmap),
+                    transform: fromDevice(canvas, x: l.x0, y: l.y0), opacity: blendMode == .sourceOver ? opacity : 1)
+                items.append(blendMode == .sourceOver ? picture : .group([picture], opacity: opacity, blendMode: blendMode, clip: nil))
+            case .prepared(let draw):
+                if direct == nil { direct = Pixmap(width: canvas.width, height: canvas.height) }
+                direct?.apply(draw)
+            }
+        }
+        guard let direct else { return items }
+        let r = try pageBounds(of: e).applying(canvas.device)
+        guard r.isFinite, !r.isEmpty else { return items }
+        let box = IntRect(
+            x0: Int(max(-1e9, (r.minX - 2).rounded(.down))), y0: Int(max(-1e9, (r.minY - 2).rounded(.down))),
+            x1: Int(min(1e9, (r.maxX + 2).rounded(.up))), y1: Int(min(1e9, (r.maxY + 2).rounded(.up)))
+        ).intersection(canvas.bounds)
+        guard !box.isEmpty else { return items }
+        let cut = direct.cropped(x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1)
+        // Direct draws come before layers only if the element made them first; the renderer's
+        // elements make either kind, never both.
+        return [.picture(VectorPicture(key: nil, pixmap: cut), transform: fromDevice(canvas, x: box.x0, y: box.y0), opacity: 1)] + items
+    }
+
+    /// Device pixel (x, y) of the canvas as the origin of a picture in page space.
+    private func fromDevice(_ canvas: Canvas, x: Int, y: Int) -> Transform {
+        Transform.translation(Double(x), Double(y)).concatenating(.scale(1 / canvas.scale))
+    }
+
+    /// The element's slot clip in page space, or nil.
+    private func slotPath(_ e: Element) -> Path? {
+        guard let frame = e.clip else { return nil }
+        let c = frame.rect.center
+        let t = Transform.translation(-c.x, -c.y).concatenating(.rotation(degrees: frame.rotation)).concatenating(.translation(c.x, c.y))
+        return Path.rect(frame.rect).applying(t)
+    }
+
+    // MARK: Pictures
+
+    /// The asset decoded at its natural size, with the file's bytes when they can be embedded
+    /// as they are.
+    func naturalPicture(_ asset: AssetRef) throws -> VectorPicture {
+        let (nw, nh) = try images.naturalSize(asset)
+        let img = try images.image(asset, natural: (nw, nh), needed: (nw, nh))
+        let info = try images.info(asset)
+        guard info.format == .jpeg, info.orientation == .up, img.width == info.width, img.height == info.height else {
+            return VectorPicture(key: asset.path, pixmap: img)
+        }
+        let url: URL
+        do { url = try images.assetURL(asset) } catch { throw AssetFailure(asset: asset, message: "\(error)") }
+        let bytes: [UInt8]
+        do { bytes = try FileBytes.contents(of: url.path, name: asset.path, maxBytes: ImageLimits.default.maxFileBytes) } catch let e as ImageError {
+            throw images.failure(asset, e)
+        }
+        return VectorPicture(key: asset.path, pixmap: img, jpeg: JPEGPassThrough.isEmbeddable(bytes) ? bytes : nil)
+    }
+
+    /// A photo's picture at its own resolution: the file's JPEG bytes when they pass through,
+    /// else (a HEIF or AVIF photo, a rotated JPEG) its pixels as a JPEG of its own.
+    private func photoPicture(_ asset: AssetRef) throws -> VectorPicture {
+        let p = try naturalPicture(asset)
+        guard p.jpeg == nil, try images.info(asset).format != .png else { return p }
+        return try encodedPhoto(p.pixmap, key: asset.path)
+    }
+
+    /// Photographic pixels as a JPEG at quality 92 (the export's own default), so a picture that
+    /// came from a lossy file does not grow into a lossless one. Pixels with alpha stay as they are.
+    private func encodedPhoto(_ pixmap: Pixmap, key: String) throws -> VectorPicture {
+        guard pixmap.isOpaque else { return VectorPicture(key: key, pixmap: pixmap) }
+        return VectorPicture(key: key, pixmap: pixmap, jpeg: try JPEGEncoder.encode(pixmap, quality: 92, name: key))
+    }
+
+    private func vectorImage(_ image: ImageContent, element e: Element) throws -> [VectorItem] {
+        let (nw, nh) = (image.naturalWidth, image.naturalHeight)
+        let toPage = Transform.translation(-nw / 2, -nh / 2).concatenating(e.transform)
+        if images.isVector(image.asset) {
+            let url: URL
+            do { url = try images.assetURL(image.asset) } catch { throw AssetFailure(asset: image.asset, message: "\(error)") }
+            let bytes: [UInt8]
+            do { bytes = try FileBytes.contents(of: url.path, name: image.asset.path, maxBytes: SVGRendering.maxFileBytes) } catch let err as ImageError {
+                throw images.failure(image.asset, err)
+            }
+            return [.svg(bytes: bytes, name: image.asset.path, width: nw, height: nh, transform: toPage, opacity: e.opacity)]
+        }
+        let p = try naturalPicture(image.asset)
+        let grid = Transform.scale(nw / Double(p.pixmap.width), nh / Double(p.pixmap.height)).concatenating(toPage)
+        return [.picture(p, transform: grid, opacity: e.opacity)]
+    }
+
+    private func vectorPhoto(_ photo: PhotoContent, element e: Element, canvas: Canvas) throws -> [VectorItem] {
+        let g = PhotoGeometry(photo)
+        let t = e.transform
+        let (nw, nh) = (photo.image.naturalWidth, photo.image.naturalHeight)
+        let adjustments = PhotoAdjustments(photo)
+        let p: VectorPicture
+        let pictureToElement: Transform
+        if adjustments.isIdentity {
+            p = try photoPicture(photo.image.asset)
+            pictureToElement = Transform.scale(nw / Double(p.pixmap.width), nh / Double(p.pixmap.height))
+                .concatenating(.translation(g.picture.minX - g.crop.minX, g.picture.minY - g.crop.minY))
+        } else {
+            // Changed pixels have no file to pass through: the raster's own adjusted crop, at
+            // the export resolution, as a JPEG of its own.
+            let k = canvas.toDevice(e).maxScale
+            let img = try images.image(photo.image.asset, natural: (nw, nh), needed: (nw * k, nh * k))
+            let sx = Double(img.width) / nw, sy = Double(img.height) / nh
+            let px0 = max(0, Int((g.crop.minX * sx).rounded(.down))), py0 = max(0, Int((g.crop.minY * sy).rounded(.down)))
+            let px1 = min(img.width, max(px0 + 1, Int((g.crop.maxX * sx).rounded(.up))))
+            let py1 = min(img.height, max(py0 + 1, Int((g.crop.maxY * sy).rounded(.up))))
+            let size = [img.width, img.height, px0, py0, px1, py1]
+            let key = DerivedPicture(asset: photo.image.asset, size: size, steps: adjustments.steps)
+            let adjusted = images.derived(key) { adjustments.applied(to: img.cropped(x0: px0, y0: py0, x1: px1, y1: py1)) }
+            p = try encodedPhoto(adjusted, key: "\(photo.image.asset.path)#\(size)\(adjustments.steps)")
+            pictureToElement = Transform.scale(1 / sx, 1 / sy)
+                .concatenating(.translation(Double(px0) / sx - g.crop.minX + g.picture.minX, Double(py0) / sy - g.crop.minY + g.picture.minY))
+        }
+        let picture = VectorItem.picture(p, transform: pictureToElement.concatenating(t), opacity: 1)
+        if photo.frame == .none && !photo.shadow && g.pictureRadius == 0 && photo.crop == nil {
+            return [.picture(p, transform: pictureToElement.concatenating(t), opacity: e.opacity)]
+        }
+        var items: [VectorItem] = []
+        if photo.shadow, let shadow = photoShadow(g, element: e, canvas: canvas) { items.append(shadow) }
+        if photo.frame != .none {
+            items.append(.fill(g.silhouette.applying(t), color: Color(g.cardColor), rule: .nonZero))
+        }
+        let clip = Path.roundedRect(g.picture, radius: g.pictureRadius).applying(t)
+        items.append(.group([picture], opacity: 1, blendMode: .sourceOver, clip: clip))
+        if photo.frame == .polaroid {
+            // As the raster draws it: a hairline of 0.6 device pixels at the export resolution.
+            let hair = 0.6 / max(canvas.toDevice(e).maxScale, 1e-9)
+            let line = Path.roundedRect(g.picture, radius: g.pictureRadius)
+                .stroked(StrokeStyle(width: hair, join: .miter), transform: t, tolerance: PageRenderer.vectorTolerance)
+            items.append(.fill(line, color: Color(r: 0.3, g: 0.25, b: 0.2, a: 0.18), rule: .nonZero))
+        }
+        return [.group(items, opacity: e.opacity, blendMode: .sourceOver, clip: nil)]
+    }
+
+    /// A photo's soft shadow, rendered at the canvas's scale over its extent.
+    private func photoShadow(_ g: PhotoGeometry, element e: Element, canvas: Canvas) -> VectorItem? {
+        let t = canvas.toDevice(e)
+        let offset = g.shadowOffset * e.placement.scale * canvas.scale
+        let blur = g.shadowBlur * e.placement.scale * canvas.scale
+        let reach = g.card.applying(t).offsetBy(offset).outset(by: 3 * blur + 1)
+        guard var layer = canvas.layer(coveringDevice: reach) else { return nil }
+        let lw = layer.pixmap.width, lh = layer.pixmap.height
+        let mask = SoftShadow.mask(
+            g.silhouette, transform: layer.local(t).concatenating(.translation(offset, offset)), sigma: blur, width: lw, height: lh)
+        layer.pixmap.fill(
+            .rect(Rect(x: 0, y: 0, width: Double(lw), height: Double(lh))),
+            paint: Paint(color: Color(r: 0.16, g: 0.11, b: 0.07, a: 0.42)), clip: mask)
+        return .picture(VectorPicture(key: nil, pixmap: layer.pixmap), transform: fromDevice(canvas, x: layer.x0, y: layer.y0), opacity: 1)
+    }
+
+    // MARK: Text
+
+    /// A text element as `drawText` draws it: the outline's stroke, the glyphs of each face as
+    /// text in that font, colour emoji as pictures of the strike the raster would use; in a
+    /// group when the element is translucent.
+    private func vectorText(_ text: TextContent, element e: Element, canvas: Canvas, warnings: inout [String]) throws -> [VectorItem] {
+        let laid = try layout(text)
+        for w in laid.warnings { warnings.append("element \(e.id): \(w)") }
+        guard !laid.glyphs.isEmpty else { return [] }
+        let t = e.transform
+        var items: [VectorItem] = []
+        if let o = text.outline {
+            let style = StrokeStyle(width: 2 * o.width, cap: .round, join: .round)
+            items.append(.fill(laid.outlinePath.stroked(style, transform: t, tolerance: PageRenderer.vectorTolerance), color: Color(o.color), rule: .nonZero))
+        }
+        items += glyphRuns(laid, transform: t, color: Color(text.color)).map { .glyphs($0) }
+        for g in laid.glyphs {
+            guard case .image(let glyph) = g.kind else { continue }
+            let full = g.transform.concatenating(t)
+            let (img, factor) = glyph.image(forScale: full.maxScale * canvas.scale)
+            let key = "emoji \(g.face) \(g.glyphID) \(img.width)x\(img.height)"
+            items.append(.picture(VectorPicture(key: key, pixmap: img), transform: Transform.scale(factor).concatenating(full), opacity: 1))
+        }
+        return e.opacity < 1 ? [.group(items, opacity: e.opacity, blendMode: .sourceOver, clip: nil)] : items
+    }
+
+    /// The outline glyphs of `laid` as runs of one face and one size, each cluster's text
+    /// with the glyphs that draw it. A cluster with no outline glyph but with text (an emoji,
+    /// drawn as a picture) gives its text to the cluster before it, or to the next one at the
+    /// start of a run, so the extracted text keeps every character in order.
+    func glyphRuns(_ laid: LaidOutText, transform t: Transform, color: Color) -> [GlyphRun] {
+        var byCluster = [[PlacedGlyph]](repeating: [], count: laid.clusters.count)
+        for g in laid.glyphs where !g.isImage { byCluster[g.cluster].append(g) }
+        struct Building {
+            var face: FaceKey
+            var matrix: Transform
+            var glyphs: [GlyphRun.Glyph] = []
+            var text = ""
+            var clusters: [GlyphRun.Cluster] = []
+        }
+        var runs: [GlyphRun] = []
+        var current: Building?
+        var pending = ""
+        func finish() {
+            guard let b = current else { return }
+            runs.append(GlyphRun(face: b.face, fontMatrix: b.matrix, glyphs: b.glyphs, text: b.text, clusters: b.clusters, color: color))
+            current = nil
+        }
+        for (k, c) in laid.clusters.enumerated() {
+            guard let first = byCluster[k].first else {
+                // Spaces are left to the reader, which sees the gap (a space given to a glyph
+                // as well would be read twice).
+                if c.text.allSatisfy(\.isWhitespace) { continue }
+                if current == nil || current?.clusters.isEmpty == true {
+                    pending += c.text
+                } else if var b = current, let last = b.clusters.last {
+                    b.text += c.text
+                    b.clusters[b.clusters.count - 1] = GlyphRun.Cluster(bytes: last.bytes + c.text.utf8.count, glyphs: last.glyphs)
+                    current = b
+                }
+                continue
+            }
+            let full = first.transform.concatenating(t)
+            let linear = Transform(a: full.a, b: full.b, c: full.c, d: full.d, tx: 0, ty: 0)
+            if current.map({ $0.face != first.face || $0.matrix != linear }) ?? true {
+                finish()
+                current = Building(face: first.face, matrix: linear)
+            }
+            let piece = pending + c.text
+            pending = ""
+            current?.text += piece
+            current?.clusters.append(GlyphRun.Cluster(bytes: piece.utf8.count, glyphs: byCluster[k].count))
+            for g in byCluster[k] {
+                let m = g.transform.concatenating(t)
+                current?.glyphs.append(GlyphRun.Glyph(id: g.glyphID, origin: Point(m.tx, m.ty)))
+            }
+        }
+        finish()
+        return runs
+    }
+
+    // MARK: Background
+
+    /// The background: its colour and picture over the page and its bleed (a picture sized to
+    /// the page keeps its size, and a cover picture reaches into the bleed as far as it goes),
+    /// paper rulings within the page's margin.
+    private func vectorBackground(_ bg: Background, size: (width: Double, height: Double), bleed: Double, canvas: Canvas) throws -> [VectorItem] {
+        var items: [VectorItem] = []
+        let page = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        let sheet = Rect(x: -bleed, y: -bleed, width: size.width + 2 * bleed, height: size.height + 2 * bleed)
+        if let c = bg.color, c.a > 0 { items.append(.fill(.rect(sheet), color: Color(c), rule: .nonZero)) }
+        if let image = bg.image, image.opacity > 0 {
+            let (iw, ih) = try images.naturalSize(image.asset)
+            let p = try naturalPicture(image.asset)
+            let grid = Transform.scale(iw / Double(p.pixmap.width), ih / Double(p.pixmap.height))
+            let (pw, ph) = (size.width, size.height)
+            switch image.mode {
+            case .tile:
+                items.append(.tiles(p, transform: grid, opacity: image.opacity))
+            case .cover, .contain, .stretch, .center:
+                var rect: Rect
+                switch image.mode {
+                case .cover, .contain:
+                    let k = image.mode == .cover ? max(pw / iw, ph / ih) : min(pw / iw, ph / ih)
+                    rect = Rect(x: (pw - iw * k) / 2, y: (ph - ih * k) / 2, width: iw * k, height: ih * k)
+                case .stretch:
+                    rect = page
+                default:
+                    rect = Rect(x: ((pw - iw) / 2).rounded(), y: ((ph - ih) / 2).rounded(), width: iw, height: ih)
+                }
+                let t = Transform.scale(rect.width / Double(p.pixmap.width), rect.height / Double(p.pixmap.height))
+                    .concatenating(.translation(rect.minX, rect.minY))
+                // A cover image reaches past the page: the sheet cuts it, as the page does in the raster.
+                items.append(.group([.picture(p, transform: t, opacity: image.opacity)], opacity: 1, blendMode: .sourceOver, clip: .rect(sheet)))
+            }
+        }
+        if let paper = bg.paper, let (path, paint) = paperRulings(paper, canvas: canvas) {
+            items.append(.fill(path.applying(.scale(1 / canvas.scale)), color: paint.color, rule: .nonZero))
+        }
+        return items
+    }
+
+    // MARK: Ink
+
+    /// An ink layer as `drawInk` draws it: highlighters under the pen strokes (multiplied),
+    /// each group composited once with the element's opacity. An eraser keeps what was drawn
+    /// before it only where it did not pass: those strokes are masked by the eraser's outline,
+    /// rasterised at the export resolution over the layer's extent (the strokes stay vectors).
+    private func vectorInk(_ ink: InkContent, element e: Element, canvas: Canvas) throws -> [VectorItem] {
+        var bounds = Rect.null
+        for (i, s) in ink.strokes.enumerated() where s.tool != .eraser {
+            do { bounds = bounds.union(try strokeBounds(s)) } catch { throw InkFailure("strokes[\(i)]: \(error)") }
+        }
+        guard !bounds.isNull, let extent = canvas.layer(coveringDevice: bounds.applying(canvas.device)) else { return [] }
+        var marker: [VectorItem] = [], pen: [VectorItem] = []
+        let tol = PageRenderer.vectorTolerance
+        for (i, s) in ink.strokes.enumerated() {
+            switch s.tool {
+            case .eraser:
+                let mask = eraserMask(s, over: extent, canvas: canvas)
+                let place = fromDevice(canvas, x: extent.x0, y: extent.y0)
+                if !pen.isEmpty { pen = [.masked(pen, mask: mask, transform: place)] }
+                if !marker.isEmpty { marker = [.masked(marker, mask: mask, transform: place)] }
+            case .highlighter:
+                let path = s.points.count == 1 ? Path.polyline([s.points[0].point]) : Pencil.smoothPath(through: s.points.map(\.point))
+                var style = StrokeStyle(s, cap: .butt)
+                if s.points.count == 1 { style.cap = .square }
+                marker.append(.fill(path.stroked(style, tolerance: tol), color: Color(s.color, opacity: s.opacity), rule: .nonZero))
+            default:
+                do { pen += try vectorStroke(s, tolerance: tol) } catch { throw InkFailure("strokes[\(i)]: \(error)") }
+            }
+        }
+        var items: [VectorItem] = []
+        if !marker.isEmpty { items.append(.group(marker, opacity: e.opacity, blendMode: .multiply, clip: nil)) }
+        if !pen.isEmpty { items.append(.group(pen, opacity: e.opacity, blendMode: .sourceOver, clip: nil)) }
+        return items
+    }
+
+    /// What an eraser leaves of the layer `extent` covers: opaque where it did not pass, clear
+    /// under its outline (the pencil's outline, as `drawInk` clears with), with the same coverage.
+    private func eraserMask(_ s: Stroke, over extent: Layer, canvas: Canvas) -> VectorPicture {
+        var layer = extent
+        let outline = Pencil(width: s.width).outline(
+            s.points.map { PencilPoint($0.point, pressure: $0.pressure) }, tolerance: 0.05 / canvas.scale)
+        layer.pixmap.fill(outline, paint: Paint(color: .black), transform: layer.local(canvas.device))
+        var kept = layer.pixmap.data
+        for i in stride(from: 0, to: kept.count, by: 4) {
+            kept[i] = 0
+            kept[i + 1] = 0
+            kept[i + 2] = 0
+            kept[i + 3] = 255 - kept[i + 3]
+        }
+        return VectorPicture(key: nil, pixmap: Pixmap(width: layer.pixmap.width, height: layer.pixmap.height, premultiplied: kept))
+    }
+
+    /// One pen stroke as filled outlines, as `drawStroke` fills them.
+    func vectorStroke(_ s: Stroke, tolerance tol: Double) throws -> [VectorItem] {
+        let color = Color(s.color, opacity: s.opacity)
+        let style = StrokeStyle(s)
+        var shape: Path
+        switch s.tool {
+        case .pencil:
+            let hasPressure = s.points.contains { $0.pressure != nil }
+            if hasPressure && style.dash.isEmpty && s.cap == .round && s.join == .round {
+                let outline = Pencil(width: s.width).outline(s.points.map { PencilPoint($0.point, pressure: $0.pressure) }, tolerance: tol)
+                return [.fill(outline, color: color, rule: .nonZero)]
+            }
+            shape = s.points.count == 1 ? .polyline([s.points[0].point]) : Pencil.smoothPath(through: s.points.map(\.point))
+        case .line, .dash:
+            shape = .polyline([s.from ?? .zero, s.to ?? .zero])
+        case .rect:
+            shape = .rect(Rect.bounding([s.from ?? .zero, s.to ?? .zero]))
+        case .ellipse:
+            shape = .ellipse(in: Rect.bounding([s.from ?? .zero, s.to ?? .zero]))
+        case .path:
+            do { shape = try Path(svgPathData: s.d ?? "") } catch { throw InkFailure("d: \(error)") }
+        case .highlighter, .eraser:
+            return []
+        }
+        let outline = VectorItem.fill(shape.stroked(style, tolerance: tol), color: color, rule: .nonZero)
+        guard let fill = s.fill, s.tool == .rect || s.tool == .ellipse || s.tool == .path else { return [outline] }
+        if s.opacity >= 1 { return [.fill(shape, color: Color(fill), rule: s.fillRule), outline] }
+        // Fill and outline grouped so the stroke's opacity applies once.
+        let opaque = VectorItem.fill(shape.stroked(style, tolerance: tol), color: Color(s.color), rule: .nonZero)
+        return [.group([.fill(shape, color: Color(fill), rule: s.fillRule), opaque], opacity: s.opacity, blendMode: .sourceOver, clip: nil)]
+    }
+}
+
+extension Pixmap {
+    /// The pixels scaled by a device mask's coverage, the pixmap's top-left pixel being device
+    /// pixel (x0, y0).
+    func masked(by mask: Mask, x0: Int, y0: Int) -> Pixmap {
+        var out = self
+        for y in 0..<height {
+            for x in 0..<width {
+                let c = UInt32(mask.coverage(x0 + x, y0 + y))
+                guard c != 255 else { continue }
+                let i = (y * width + x) * 4
+                for k in 0..<4 { out.data[i + k] = UInt8((UInt32(data[i + k]) * c + 127) / 255) }
+            }
+        }
+        return out
+    }
+}
