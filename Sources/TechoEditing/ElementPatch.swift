@@ -237,7 +237,7 @@ extension PageEdits {
     ///   the page, an ink layer (drawn, not added), a value out of range, a page at its element limit.
     @discardableResult
     public static func add(_ new: NewElement, to page: inout Page, renderer: PageRenderer) throws(EditError) -> String {
-        let kind = kindOf(new.content)
+        let kind = new.content.kind
         if kind == .ink { throw EditError(.invalid, field: "type", "ink is drawn (techo draw, POST …/draw), not added") }
         let id = new.id ?? page.nextElementID(for: kind)
         guard Identifier.isValid(id) else { throw EditError(.invalid, field: "id", "expected an id of 1-64 letters, digits, - or _, got '\(id)'") }
@@ -304,15 +304,5 @@ extension PageEdits {
         let scale = fitToPage ? max(Placement.scaleRange.lowerBound, min(1, fit)) : 1
         let middle = page.size.height == nil ? Point(size.width / 2, shown.1 * scale / 2 + page.margin) : Point(size.width / 2, size.height / 2)
         return try EditError.wrapping { try Placement(center: center ?? middle, scale: scale) }
-    }
-
-    static func kindOf(_ content: Element.Content) -> Element.Kind {
-        switch content {
-        case .image: return .image
-        case .photo: return .photo
-        case .text: return .text
-        case .ink: return .ink
-        case .washi: return .washi
-        }
     }
 }

@@ -49,30 +49,45 @@ extension PageRenderer {
         if hasPen { out.composite(pen, opacity: e.opacity) }
     }
 
+    /// What a pen stroke (not eraser or highlighter) is, as the raster and the PDF both draw it.
+    enum PenGeometry {
+        /// Pressure varies the width: the pencil's variable-width outline, filled.
+        case pressureOutline(Path)
+        /// A path stroked with the stroke's style (and filled, for a filled shape).
+        case shape(Path)
+        /// Nothing a pen draws (the highlighter and the eraser are drawn apart).
+        case none
+    }
+
+    /// The geometry of pen stroke `s`, the one place the raster and the vector PDF take it from.
+    func penGeometry(_ s: Stroke, tolerance: Double) throws -> PenGeometry {
+        switch s.tool {
+        case .pencil:
+            let hasPressure = s.points.contains { $0.pressure != nil }
+            if hasPressure && StrokeStyle(s).dash.isEmpty && s.cap == .round && s.join == .round {
+                return .pressureOutline(Pencil(width: s.width).outline(s.points.map(pencilPoint), tolerance: tolerance))
+            }
+            return .shape(s.points.count == 1 ? .polyline([s.points[0].point]) : Pencil.smoothPath(through: s.points.map(\.point)))
+        case .line, .dash: return .shape(.polyline([s.from ?? .zero, s.to ?? .zero]))
+        case .rect: return .shape(.rect(Rect.bounding([s.from ?? .zero, s.to ?? .zero])))
+        case .ellipse: return .shape(.ellipse(in: Rect.bounding([s.from ?? .zero, s.to ?? .zero])))
+        case .path:
+            do { return .shape(try Path(svgPathData: s.d ?? "")) } catch { throw InkFailure("d: \(error)") }
+        case .highlighter, .eraser: return .none
+        }
+    }
+
     /// One pen stroke (not eraser or highlighter) into `target`.
     private func drawStroke(_ s: Stroke, into target: inout Pixmap, transform: Transform, tolerance: Double) throws {
         let paint = Paint(s.color, opacity: s.opacity)
         let style = StrokeStyle(s)
-        var shape: Path
-        switch s.tool {
-        case .pencil:
-            let hasPressure = s.points.contains { $0.pressure != nil }
-            if hasPressure && style.dash.isEmpty && s.cap == .round && s.join == .round {
-                // Pressure varies the width: the pencil's variable-width outline.
-                target.fill(Pencil(width: s.width).outline(s.points.map(pencilPoint), tolerance: tolerance), paint: paint, transform: transform)
-                return
-            }
-            shape = s.points.count == 1 ? .polyline([s.points[0].point]) : Pencil.smoothPath(through: s.points.map(\.point))
-        case .line, .dash:
-            shape = .polyline([s.from ?? .zero, s.to ?? .zero])
-        case .rect:
-            shape = .rect(Rect.bounding([s.from ?? .zero, s.to ?? .zero]))
-        case .ellipse:
-            shape = .ellipse(in: Rect.bounding([s.from ?? .zero, s.to ?? .zero]))
-        case .path:
-            do { shape = try Path(svgPathData: s.d ?? "") } catch { throw InkFailure("d: \(error)") }
-        case .highlighter, .eraser:
+        let shape: Path
+        switch try penGeometry(s, tolerance: tolerance) {
+        case .pressureOutline(let outline):
+            target.fill(outline, paint: paint, transform: transform)
             return
+        case .shape(let p): shape = p
+        case .none: return
         }
         guard let fill = s.fill, s.tool == .rect || s.tool == .ellipse || s.tool == .path else {
             target.stroke(shape, style: style, paint: paint, transform: transform)

@@ -263,15 +263,7 @@ public struct Element: Hashable, Sendable {
     }
 
     /// The element's kind.
-    public var kind: Kind {
-        switch content {
-        case .image: return .image
-        case .photo: return .photo
-        case .text: return .text
-        case .ink: return .ink
-        case .washi: return .washi
-        }
-    }
+    public var kind: Kind { content.kind }
 
     /// The element-to-page transform (identity for ink).
     public var transform: Transform { placement.transform }
@@ -288,6 +280,19 @@ public struct Element: Hashable, Sendable {
         case .photo(let p): precondition((try? p.validate()) != nil, "photo out of range")
         case .text(let t): precondition((try? t.validate()) != nil, "text out of range")
         default: break
+        }
+    }
+}
+
+extension Element.Content {
+    /// The kind of element this content makes.
+    public var kind: Element.Kind {
+        switch self {
+        case .image: return .image
+        case .photo: return .photo
+        case .text: return .text
+        case .ink: return .ink
+        case .washi: return .washi
         }
     }
 }

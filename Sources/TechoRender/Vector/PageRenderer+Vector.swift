@@ -405,25 +405,11 @@ extension PageRenderer {
     func vectorStroke(_ s: Stroke, tolerance tol: Double) throws -> [VectorItem] {
         let color = Color(s.color, opacity: s.opacity)
         let style = StrokeStyle(s)
-        var shape: Path
-        switch s.tool {
-        case .pencil:
-            let hasPressure = s.points.contains { $0.pressure != nil }
-            if hasPressure && style.dash.isEmpty && s.cap == .round && s.join == .round {
-                let outline = Pencil(width: s.width).outline(s.points.map { PencilPoint($0.point, pressure: $0.pressure) }, tolerance: tol)
-                return [.fill(outline, color: color, rule: .nonZero)]
-            }
-            shape = s.points.count == 1 ? .polyline([s.points[0].point]) : Pencil.smoothPath(through: s.points.map(\.point))
-        case .line, .dash:
-            shape = .polyline([s.from ?? .zero, s.to ?? .zero])
-        case .rect:
-            shape = .rect(Rect.bounding([s.from ?? .zero, s.to ?? .zero]))
-        case .ellipse:
-            shape = .ellipse(in: Rect.bounding([s.from ?? .zero, s.to ?? .zero]))
-        case .path:
-            do { shape = try Path(svgPathData: s.d ?? "") } catch { throw InkFailure("d: \(error)") }
-        case .highlighter, .eraser:
-            return []
+        let shape: Path
+        switch try penGeometry(s, tolerance: tol) {
+        case .pressureOutline(let outline): return [.fill(outline, color: color, rule: .nonZero)]
+        case .shape(let p): shape = p
+        case .none: return []
         }
         let outline = VectorItem.fill(shape.stroked(style, tolerance: tol), color: color, rule: .nonZero)
         guard let fill = s.fill, s.tool == .rect || s.tool == .ellipse || s.tool == .path else { return [outline] }
