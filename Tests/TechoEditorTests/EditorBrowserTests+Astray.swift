@@ -4,6 +4,7 @@
 // it moves.
 
 import Foundation
+import TechoTestSupport
 import Testing
 
 extension EditorBrowserTests {
@@ -157,5 +158,31 @@ extension EditorBrowserTests {
         #expect(try f.tab.evaluate("techoEditor.tool.name") as? String == "washi")
         try f.tab.drag(from: try f.client(80, 480), to: try f.client(300, 490), steps: 6)
         try f.waitForJournal("a second strip with the same tool") { try strips() == 2 }
+    }
+}
+
+extension EditorBrowserTests {
+    /// The selection panel's text box, font menu and size field stay inside the panel and the
+    /// window (the font menu grew to its longest family name, past a 1440 px window's edge).
+    @Test(arguments: [(1440, 900), (1024, 1366)])
+    func theTextPropertiesFitTheirPanel(width: Int, height: Int) throws {
+        let f = try EditorFixture(width: width, height: height, touch: width < 1200)
+        let c = try f.client(420, 120)
+        try f.tab.click(c.0, c.1)
+        try f.tab.waitFor("techoEditor.selection === 'title' && !document.getElementById('text-props').hidden", what: "the title's properties")
+        let js = """
+            (() => { const p = document.getElementById('selection-panel').getBoundingClientRect();
+              const right = Math.min(p.right, window.innerWidth) + 0.5;
+              return ['text-edit', 'font', 'text-size'].map((id) => [id, document.getElementById(id).getBoundingClientRect().right, right]); })()
+            """
+        let rows = try f.tab.evaluate(js) as? [[Any]] ?? []
+        // Kept with the test artifacts, to be looked at.
+        let shot = try f.tab.screenshot(x: 0, y: 0, w: Double(width), h: Double(height))
+        try shot.write(to: Fixtures.artifactsDirectory("editor").appendingPathComponent("text-props-\(width)x\(height).png"))
+        #expect(rows.count == 3)
+        for r in rows {
+            let id = r[0] as? String ?? "?", edge = number(r[1]) ?? .infinity, limit = number(r[2]) ?? 0
+            #expect(edge <= limit, "\(width)x\(height): #\(id) ends at \(edge), the panel at \(limit)")
+        }
     }
 }
