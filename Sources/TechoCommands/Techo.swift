@@ -11,6 +11,11 @@ public final class CommandIO {
     public var stderrIsTerminal: Bool
     /// The folder relative paths are resolved against. Default: the process's working directory.
     public var currentDirectory: String
+    /// The process ends when the command does (the `techo` executable), so the journals a
+    /// command opens are kept until then instead of freed: freeing a decoded page of thousands
+    /// of strokes costs a sixth of a sticker move's instructions, for memory the exit returns
+    /// anyway. Default false (a caller that runs many commands in one process frees them).
+    public var endsWithTheProcess = false
 
     public init(
         out: @escaping (String) -> Void, err: @escaping (String) -> Void,
@@ -24,10 +29,17 @@ public final class CommandIO {
 
     /// The process's own stdout and stderr.
     public static func standard() -> CommandIO {
-        CommandIO(
+        let io = CommandIO(
             out: { s in FileHandle.standardOutput.write(Data(s.utf8)) },
             err: { s in FileHandle.standardError.write(Data(s.utf8)) },
             stderrIsTerminal: isatty(2) == 1)
+        io.endsWithTheProcess = true
+        return io
+    }
+
+    /// Keeps `object` until the process exits when `endsWithTheProcess`.
+    func keepUntilExit(_ object: AnyObject) {
+        if endsWithTheProcess { KeptUntilExit.shared.keep(object) }
     }
 
     /// An absolute path for a user-given one.
@@ -110,5 +122,17 @@ public enum Techo {
             io.err("techo: error: \(line)\n")
         }
         return code.rawValue
+    }
+}
+
+/// What `CommandIO.keepUntilExit` keeps.
+private final class KeptUntilExit: @unchecked Sendable {
+    static let shared = KeptUntilExit()
+    private let lock = NSLock()
+    private var objects: [AnyObject] = []
+    func keep(_ object: AnyObject) {
+        lock.lock()
+        objects.append(object)
+        lock.unlock()
     }
 }

@@ -343,3 +343,60 @@ func checkRead(_ bytes: [UInt8], _ context: String) -> PageFileReader.Read? {
         }
     }
 }
+
+/// Long strokes arrays, which the fast reader reads in two halves at once (the second from a
+/// stroke boundary past the middle of the rest of the file): what it reads is what the
+/// complete decoder reads, whether the boundary falls in the array, in a later ink layer's, or
+/// past a stroke the decoder takes; and a damaged number in either half is refused as the
+/// decoder refuses it.
+@Suite struct LongInkTests {
+    func longPage(seed: UInt64, layers: [Int], plainOnly: Bool) throws -> Page {
+        var r = RandomPages(seed: seed)
+        var elements: [Element] = []
+        for (k, n) in layers.enumerated() {
+            var strokes: [Stroke] = []
+            while strokes.count < n {
+                let s = try r.stroke()
+                if !plainOnly || PageFileWriter.isPlain(s) { strokes.append(s) }
+            }
+            elements.append(try Element(id: "ink\(k)", content: .ink(InkContent(strokes: strokes))))
+        }
+        return try Page(id: "p1", elements: elements)
+    }
+
+    @Test func aLongInkLayerReadsInHalvesAsTheDecoderReadsIt() throws {
+        for (seed, layers, plain) in [(1, [6000], true), (2, [6000], false), (3, [40, 6000], true), (4, [5000, 5000], false), (5, [9000, 30], true)] {
+            let page = try longPage(seed: UInt64(seed), layers: layers, plainOnly: plain)
+            let bytes = page.serialized()
+            #expect(bytes.count > 512 * 1024, "seed \(seed): \(bytes.count) bytes")
+            let read = checkRead(bytes, "long, seed \(seed)")
+            #expect(read != nil, "seed \(seed)")
+            // As for short pages: an ink layer of plain strokes is seen as written unless a
+            // number has more digits than its text can be judged by.
+            if plain, let read {
+                for (i, span) in read.elements.enumerated() where !hasLongNumber(bytes[span]) {
+                    #expect(read.asWritten[i], "seed \(seed) element \(i)")
+                }
+            }
+        }
+    }
+
+    @Test func aDamagedNumberInEitherHalfIsRefusedAsTheDecoderRefusesIt() throws {
+        let page = try longPage(seed: 9, layers: [6000], plainOnly: true)
+        let good = page.serialized()
+        for fraction in [0.2, 0.45, 0.55, 0.8, 0.97] {
+            let bytes = good
+            // The first digit at or after the point: made a letter, or made a huge exponent.
+            var at = Int(Double(bytes.count) * fraction)
+            while !(bytes[at] >= 0x30 && bytes[at] <= 0x39) { at += 1 }
+            for damage in [[UInt8(ascii: "x")], Array("9e999".utf8)] {
+                var damaged = bytes
+                damaged.replaceSubrange(at...at, with: damage)
+                checkRead(damaged, "damaged at \(fraction)")
+                let fast = problems { _ = try Page.decode(bytes: damaged, file: "pages/p1.json") }
+                let slow = problems { _ = try Page.decodeValue(bytes: damaged, file: "pages/p1.json") }
+                #expect(!slow.isEmpty && fast == slow, "damaged at \(fraction)")
+            }
+        }
+    }
+}

@@ -10,7 +10,9 @@ enum JournalAccess {
     static func open(_ arg: Arg, io: CommandIO) throws -> JournalStore {
         let url = URL(fileURLWithPath: io.resolve(arg.text))
         do {
-            return try JournalStore.open(url)
+            let store = try JournalStore.open(url)
+            io.keepUntilExit(store)
+            return store
         } catch let e as StorageError {
             let missing = !FileManager.default.fileExists(atPath: url.path)
             // Name the file inside the bundle at fault (`pages/p1.json`), not only the bundle.

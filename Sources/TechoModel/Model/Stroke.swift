@@ -82,6 +82,7 @@ public struct Stroke: Hashable, Sendable {
 
     /// Every broken guarantee as (field, message).
     public func problems(limits: ModelLimits = .default) -> [(String, String)] {
+        if isPlainlyValid(limits: limits) { return [] }
         var out: [(String, String)] = []
         for (rule, v) in [
             (FieldRules.strokeWidth, width), (FieldRules.opacity, opacity), (FieldRules.miterLimit, miterLimit), (FieldRules.dashOffset, dashOffset),
@@ -112,6 +113,20 @@ public struct Stroke: Hashable, Sendable {
             out.append(("d", "a path stroke needs SVG path data \"d\""))
         }
         return out
+    }
+
+    /// The common stroke (points, no dash) checked in one pass without collecting anything:
+    /// true only when `problems` would find none.
+    private func isPlainlyValid(limits: ModelLimits) -> Bool {
+        guard dash == nil, tool.usesPoints, !points.isEmpty, points.count <= limits.maxStrokePoints,
+            FieldRules.strokeWidth.contains(width), FieldRules.opacity.contains(opacity),
+            FieldRules.miterLimit.contains(miterLimit), FieldRules.dashOffset.contains(dashOffset)
+        else { return false }
+        for p in points {
+            guard abs(p.x) <= 1e7, abs(p.y) <= 1e7 else { return false }  // false for NaN too
+            if let q = p.pressure, !(q >= 0 && q <= 1) { return false }
+        }
+        return true
     }
 
     /// Traps when a guarantee is broken.

@@ -75,6 +75,9 @@ extension JournalStore {
         for record in [JournalStore.legacyPendingFile, JournalStore.pendingFile] where FileManager.default.fileExists(atPath: file(record).path) {
             add(record, "an interrupted change is pending; the next command that opens the journal completes it")
         }
+        for (slot, record) in readRecords() where isUnfinished(record) {
+            add(ChangeRecord.slots[slot], "an interrupted change is pending; the next command that opens the journal completes it")
+        }
         do {
             if let bytes = try FileIO.readFile(file(JournalStore.stateFile), name: JournalStore.stateFile) {
                 let s = try HistoryState.decode(bytes, file: JournalStore.stateFile)

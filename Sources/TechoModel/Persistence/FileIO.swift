@@ -101,33 +101,14 @@ enum FileIO {
     }
 
     /// Writes and removes several files, in order, each atomically as `writeAtomically` does,
-    /// and syncs each folder they are in once at the end (`commit` without a record).
+    /// and syncs each folder they are in once at the end. When `durable`, the disk is asked to
+    /// flush twice instead of once per file and folder: every temp file is written, then all are
+    /// synced at once (concurrent `fsync`s share a journal commit and a cache flush on ext4);
+    /// each is renamed into place (or its file removed), in order, then their folders are synced
+    /// at once. `hook` sees `.tempWritten` (just before the rename) and `.renamed` of each write.
+    /// A simulated crash leaves the temp files behind, as a real one would; the next lock holder
+    /// removes them.
     static func writeAll(_ writes: [(url: URL, name: String, bytes: [UInt8]?)], hook: FaultHook?, durable: Bool) throws {
-        try commit(record: nil, writes: writes, hook: hook, durable: durable)
-    }
-
-    /// A write-ahead commit: `record` (the pending record: every write's full contents) is
-    /// written atomically, then each write is made atomically, in order, then each folder the
-    /// writes touched is synced once. When `durable`, the disk is asked to flush three times
-    /// instead of once per file and folder, by syncing what may be synced together at once
-    /// (concurrent `fsync`s share a journal commit and a cache flush on ext4):
-    ///
-    /// 1. every temp file, the record's and the writes', written and synced together (a temp
-    ///    file is invisible: until its rename nothing has changed);
-    /// 2. the record renamed into place and its folder synced: the commit point (`onCommitPoint`);
-    /// 3. each write renamed into place (or its file removed), in order, then their folders
-    ///    synced together.
-    ///
-    /// Each file is still synced before it is renamed, the record's rename is durable before any
-    /// other, and every rename is synced before the caller removes the record. `hook` sees the
-    /// stages of `writeAtomically` in the same order: `.tempWritten` and `.renamed` of the
-    /// record, then of each write (`.tempWritten` just before its rename). A simulated crash
-    /// leaves the temp files behind, as a real one would; the next lock holder removes them.
-    static func commit(
-        record: (url: URL, name: String, bytes: [UInt8])?, writes: [(url: URL, name: String, bytes: [UInt8]?)],
-        hook: FaultHook?, durable: Bool, onCommitPoint: () -> Void = {}
-    ) throws {
-        let all = (record.map { [($0.url, $0.name, Optional($0.bytes))] } ?? []) + writes
         var temps: [(url: URL, fd: Int32)?] = []
         var done = 0, crashed = false
         defer {
@@ -136,64 +117,169 @@ enum FileIO {
                 if !crashed { unlink(url.path) }
             }
         }
-        // 1. Every temp file, written (not yet closed, so it can be synced), then synced.
-        for w in all {
-            guard let bytes = w.2 else { temps.append(nil); continue }
-            let dir = w.0.deletingLastPathComponent()
-            let temp = dir.appendingPathComponent("\(tempPrefix)\(w.0.lastPathComponent)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-            let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw StorageError.errno(w.1, "cannot create a temp file") }
-            temps.append((temp, fd))
-            var written = 0
-            while written < bytes.count {
-                let n = bytes.withUnsafeBytes { b in b.baseAddress.map { Glibc.write(fd, $0 + written, b.count - written) } ?? 0 }
-                if n < 0 { if errno == EINTR { continue }; throw StorageError.errno(w.1, "cannot write") }
-                written += n
-            }
+        for w in writes {
+            guard let bytes = w.bytes else { temps.append(nil); continue }
+            temps.append(try createTemp(for: w.url, name: w.name, bytes: bytes))
         }
         if durable {
             let synced = temps.enumerated().compactMap { k, t in t.map { (k, $0.fd) } }
             if let (i, e) = syncAll(synced.map(\.1)) {
-                throw StorageError(path: all[synced[i].0].1, message: "cannot sync: \(String(cString: strerror(e)))")
+                throw StorageError(path: writes[synced[i].0].name, message: "cannot sync: \(String(cString: strerror(e)))")
             }
         }
-        // 2 and 3. Each rename in order; the record's folder synced right after the record's.
         var folders = Set<String>()
-        for (k, w) in all.enumerated() {
-            let isRecord = record != nil && k == 0
+        for (k, w) in writes.enumerated() {
             if let (temp, fd) = temps[k] {
                 close(fd)
                 temps[k] = (temp, -1)
                 if let hook {
-                    do { try hook(.tempWritten, w.1) } catch { crashed = true; throw error }
+                    do { try hook(.tempWritten, w.name) } catch { crashed = true; throw error }
                 }
-                guard rename(temp.path, w.0.path) == 0 else { throw StorageError.errno(w.1, "cannot rename into place") }
+                guard rename(temp.path, w.url.path) == 0 else { throw StorageError.errno(w.name, "cannot rename into place") }
                 done = k + 1
-                if isRecord {
-                    onCommitPoint()
-                    if durable { try syncDirectory(w.0.deletingLastPathComponent(), name: w.1) }
-                }
                 if let hook {
-                    do { try hook(.renamed, w.1) } catch { crashed = true; throw error }
+                    do { try hook(.renamed, w.name) } catch { crashed = true; throw error }
                 }
             } else {
-                try remove(w.0, name: w.1, syncFolder: false)
+                try remove(w.url, name: w.name, syncFolder: false)
                 done = k + 1
             }
-            if !isRecord { folders.insert(w.0.deletingLastPathComponent().path) }
+            folders.insert(w.url.deletingLastPathComponent().path)
         }
+        if durable { try syncFolders(folders.sorted()) }
+    }
+
+    /// A change made through a record slot (`ChangeRecord`, docs/decisions/storage.md), with one
+    /// round of syncs when `durable`:
+    ///
+    /// 1. every new content is written to a temp file beside its target (invisible: until a
+    ///    rename nothing has changed); `hook` sees `.tempWritten` of the slot;
+    /// 2. the record naming those temps (their lengths and checksums) and the files to remove is
+    ///    written over `slot`, and everything is synced at once: the slot, every temp, and the
+    ///    folders of the temps and of `settle` (the folders of earlier records' files, whose
+    ///    renames become durable here, before a later change may reuse their slot). Once that
+    ///    round is done the change happens (`onCommitPoint`, then `.renamed` of the slot): if
+    ///    not now, then by the next lock holder, who finds the temps the record names;
+    /// 3. each removal (of a file that is still the one it was), then each rename, in order,
+    ///    with `.tempWritten` and `.renamed` of each write. The renames are not synced here: the
+    ///    next change's round syncs their folders, and until then the record finishes them.
+    ///
+    /// Answers the record written.
+    static func commit(
+        slot: (url: URL, name: String), seq: UInt64, settle: Set<String>,
+        writes: [(url: URL, name: String, bytes: [UInt8]?)],
+        hook: FaultHook?, durable: Bool, onCommitPoint: () -> Void
+    ) throws -> ChangeRecord {
+        var temps: [(url: URL, fd: Int32)?] = []
+        var committed = false, crashed = false
+        defer {
+            for case let (url, fd)? in temps {
+                if fd >= 0 { close(fd) }
+                if !committed && !crashed { unlink(url.path) }
+            }
+        }
+        var record = ChangeRecord(seq: seq, removals: [], writes: [])
+        var folders = settle
+        for w in writes {
+            let folder = w.url.deletingLastPathComponent()
+            guard let bytes = w.bytes else {
+                temps.append(nil)
+                if let was = FileIdentity.of(w.url.path) { record.removals.append(.init(path: w.name, was: was)) }
+                continue
+            }
+            let temp = try createTemp(for: w.url, name: w.name, bytes: bytes)
+            temps.append(temp)
+            folders.insert(folder.path)
+            record.writes.append(
+                .init(path: w.name, temp: temp.url.lastPathComponent, length: bytes.count, checksum: ChangeRecord.checksum(bytes)))
+        }
+        if let hook {
+            do { try hook(.tempWritten, slot.name) } catch { crashed = true; throw error }
+        }
+        let fd = open(slot.url.path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else { throw StorageError.errno(slot.name, "cannot open the change record") }
+        defer { close(fd) }
+        let bytes = record.bytes
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { b in b.baseAddress.map { pwrite(fd, $0 + written, b.count - written, off_t(written)) } ?? 0 }
+            if n < 0 { if errno == EINTR { continue }; throw StorageError.errno(slot.name, "cannot write") }
+            written += n
+        }
+        guard ftruncate(fd, off_t(bytes.count)) == 0 else { throw StorageError.errno(slot.name, "cannot write") }
         if durable {
+            folders.insert(slot.url.deletingLastPathComponent().path)
             let sorted = folders.sorted()
-            var fds: [Int32] = []
-            defer { for fd in fds { close(fd) } }
+            var dirs: [Int32] = []
+            defer { for d in dirs { close(d) } }
             for folder in sorted {
-                let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                guard fd >= 0 else { throw StorageError.errno(folder, "cannot open its folder") }
-                fds.append(fd)
+                let d = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                guard d >= 0 else { throw StorageError.errno(folder, "cannot open its folder") }
+                dirs.append(d)
             }
-            if let (i, e) = syncAll(fds, ignoring: EINVAL) {
-                throw StorageError(path: sorted[i], message: "cannot sync its folder: \(String(cString: strerror(e)))")
+            let files = [(slot.name, fd)] + zip(writes, temps).compactMap { w, t in t.map { (w.name, $0.fd) } }
+            if let (i, e) = syncAll(files.map(\.1) + dirs, ignoring: EINVAL) {
+                let what = i < files.count ? files[i].0 : sorted[i - files.count]
+                throw StorageError(path: what, message: "cannot sync: \(String(cString: strerror(e)))")
             }
+        }
+        committed = true
+        onCommitPoint()
+        if let hook {
+            do { try hook(.renamed, slot.name) } catch { crashed = true; throw error }
+        }
+        for removal in record.removals {
+            let url = writes.first { $0.name == removal.path }!.url
+            if let now = FileIdentity.of(url.path), now.isSameFile(as: removal.was) { try remove(url, name: removal.path, syncFolder: false) }
+        }
+        for (k, w) in writes.enumerated() {
+            guard let (temp, tfd) = temps[k] else { continue }
+            close(tfd)
+            temps[k] = (temp, -1)
+            if let hook {
+                do { try hook(.tempWritten, w.name) } catch { crashed = true; throw error }
+            }
+            guard rename(temp.path, w.url.path) == 0 else { throw StorageError.errno(w.name, "cannot rename into place") }
+            temps[k] = nil
+            if let hook {
+                do { try hook(.renamed, w.name) } catch { crashed = true; throw error }
+            }
+        }
+        return record
+    }
+
+    /// A new temp file beside `url` holding `bytes`, still open (so that it can be synced).
+    static func createTemp(for url: URL, name: String, bytes: [UInt8]) throws -> (url: URL, fd: Int32) {
+        let temp = url.deletingLastPathComponent()
+            .appendingPathComponent("\(tempPrefix)\(url.lastPathComponent)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw StorageError.errno(name, "cannot create a temp file") }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { b in b.baseAddress.map { Glibc.write(fd, $0 + written, b.count - written) } ?? 0 }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let e = StorageError.errno(name, "cannot write")
+                close(fd)
+                unlink(temp.path)
+                throw e
+            }
+            written += n
+        }
+        return (temp, fd)
+    }
+
+    /// Syncs the folders at `paths` at once.
+    static func syncFolders(_ paths: [String]) throws {
+        var fds: [Int32] = []
+        defer { for fd in fds { close(fd) } }
+        for folder in paths {
+            let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { throw StorageError.errno(folder, "cannot open its folder") }
+            fds.append(fd)
+        }
+        if let (i, e) = syncAll(fds, ignoring: EINVAL) {
+            throw StorageError(path: paths[i], message: "cannot sync its folder: \(String(cString: strerror(e)))")
         }
     }
 
@@ -266,6 +352,14 @@ struct FileIdentity: Equatable, Sendable {
     var mtime: Int64
     var ctime: Int64
 
+    init(device: UInt64, inode: UInt64, size: Int64, mtime: Int64, ctime: Int64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.mtime = mtime
+        self.ctime = ctime
+    }
+
     init(_ st: stat) {
         device = UInt64(st.st_dev)
         inode = UInt64(st.st_ino)
@@ -279,6 +373,13 @@ struct FileIdentity: Equatable, Sendable {
         var st = stat()
         guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
         return FileIdentity(st)
+    }
+
+    /// Whether this is the same file as `other` in the same state, whatever device number the
+    /// file system has today: same inode, size and times. A file that is replaced gets a new
+    /// inode, and an inode number used again has a later change time.
+    func isSameFile(as other: FileIdentity) -> Bool {
+        inode == other.inode && size == other.size && mtime == other.mtime && ctime == other.ctime
     }
 
     /// Whether the file was last changed at least `window` nanoseconds before `now`.

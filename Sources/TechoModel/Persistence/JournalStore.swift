@@ -28,11 +28,16 @@ public final class JournalStore {
     public var durable = true
     /// The model files as this store last read or wrote them (see `HeldFiles`).
     let held = HeldFiles()
+    /// The latest change record and its slot, as the last lock holder left them.
+    private var latestRecord: (slot: Int, record: ChangeRecord)?
+    /// The records in the slots, as the last lock holder left them.
+    private var records: [ChangeRecord] = []
 
     static let journalFile = "journal.json"
     static let stateFile = "history/state.json"
+    /// The record of the second format (each file's contents in it); still completed.
     static let pendingFile = "history/pending.rec"
-    /// The record an older techo wrote (its contents as JSON strings); still completed.
+    /// The record of the first format (its contents as JSON strings); still completed.
     static let legacyPendingFile = "history/pending.json"
 
     private init(url: URL, limits: ModelLimits) { self.url = url; self.limits = limits }
@@ -396,19 +401,24 @@ public final class JournalStore {
 
     // MARK: Commit and recovery
 
-    /// Makes a set of file changes atomic: the full new contents go into `history/pending.rec`
-    /// first (the commit point), then each file is written, then the record is removed. A crash
-    /// before the record lands leaves the old state; after, the next opener finishes the change.
-    /// `onCommitPoint` is called once the record is on disk: from then on the change happens,
-    /// if not now then at the next open.
+    /// Makes a set of file changes atomic (docs/decisions/storage.md): each new content goes
+    /// into a temp file beside its target, a record naming them goes into the record slot the
+    /// latest change did not use, and one round of syncs makes it all durable (the commit
+    /// point); then the files are replaced. A crash before the round ends leaves the old state;
+    /// after it, the next lock holder finishes the change from the temps the record names.
+    /// `onCommitPoint` is called once the record and its temps are on disk: from then on the
+    /// change happens, if not now then at the next open.
     private func commit(_ writes: [(path: String, bytes: [UInt8]?)], onCommitPoint: () -> Void = {}) throws {
-        let record = JournalStore.pendingRecord(writes)
-        // The record, then each file, as FileIO.commit orders their syncs.
-        try FileIO.commit(
-            record: (file(JournalStore.pendingFile), JournalStore.pendingFile, record),
+        let slot = latestRecord.map { 1 - $0.slot } ?? 0
+        // The folders of both records' files: the latest's renames become durable in this round,
+        // so its slot may be used by the change after this one.
+        let settle = Set(records.flatMap { r in (r.writes.map(\.path) + r.removals.map(\.path)).map { file($0).deletingLastPathComponent().path } })
+        let name = ChangeRecord.slots[slot]
+        let record = try FileIO.commit(
+            slot: (file(name), name), seq: (latestRecord?.record.seq ?? 0) + 1, settle: settle,
             writes: writes.map { (file($0.path), $0.path, $0.bytes) }, hook: faultHook, durable: durable, onCommitPoint: onCommitPoint)
-        // Applying is idempotent, so losing this unlink to a crash only means applying again.
-        try FileIO.remove(file(JournalStore.pendingFile), name: JournalStore.pendingFile, syncFolder: false)
+        latestRecord = (slot, record)
+        records = [record]
     }
 
     /// Writes and removes files, syncing each touched folder once at the end (the files' syncs
@@ -425,10 +435,62 @@ public final class JournalStore {
         if let bytes = try FileIO.readFile(file(JournalStore.pendingFile), name: JournalStore.pendingFile) {
             try complete(try JournalStore.parsePendingRecord(bytes, name: JournalStore.pendingFile), record: JournalStore.pendingFile)
         }
+        let found = readRecords()
+        for (_, record) in found where isUnfinished(record) { try finish(record) }
+        latestRecord = found.last
+        records = found.map(\.record)
         for path in strayTempFiles() { try FileIO.remove(file(path), name: path) }
     }
 
-    /// Applies the writes of an interrupted change's record again, then removes the record.
+    /// The records in the two slots that were written whole, earliest first.
+    func readRecords() -> [(slot: Int, record: ChangeRecord)] {
+        ChangeRecord.slots.enumerated().compactMap { k, path in
+            // A slot that cannot be read or is not a whole record holds no change: its change
+            // never reached its commit point (the next change writes over it).
+            guard let bytes = try? FileIO.readFile(file(path), name: path, limit: ChangeRecord.maxBytes),
+                let record = ChangeRecord(bytes: bytes)
+            else { return nil }
+            return (k, record)
+        }.sorted { $0.record.seq < $1.record.seq }
+    }
+
+    /// Whether a temp file the record names is still there, so its rename has not happened.
+    func isUnfinished(_ record: ChangeRecord) -> Bool {
+        record.writes.contains { FileIdentity.of(file(ChangeRecord.tempPath($0)).path) != nil }
+    }
+
+    /// Finishes the change of a record whose temps are still there: when every write is either
+    /// in its temp (whole: its length and checksum) or already in place, the removals and the
+    /// remaining renames are made and synced; otherwise the change never reached its commit
+    /// point (a temp was lost), nothing is done, and the temps are strays.
+    private func finish(_ record: ChangeRecord) throws {
+        var renames: [ChangeRecord.Write] = []
+        for w in record.writes {
+            let temp = ChangeRecord.tempPath(w)
+            if let bytes = try? FileIO.readFile(file(temp), name: temp) {
+                guard bytes.count == w.length, ChangeRecord.checksum(bytes) == w.checksum else { return }
+                renames.append(w)
+            } else {
+                guard let bytes = try? FileIO.readFile(file(w.path), name: w.path), bytes.count == w.length,
+                    ChangeRecord.checksum(bytes) == w.checksum
+                else { return }
+            }
+        }
+        held.removeAll()
+        var folders = Set<String>()
+        for r in record.removals {
+            if let now = FileIdentity.of(file(r.path).path), now.isSameFile(as: r.was) { try FileIO.remove(file(r.path), name: r.path, syncFolder: false) }
+            folders.insert(file(r.path).deletingLastPathComponent().path)
+        }
+        for w in renames {
+            guard rename(file(ChangeRecord.tempPath(w)).path, file(w.path).path) == 0 else { throw StorageError.errno(w.path, "cannot rename into place") }
+            folders.insert(file(w.path).deletingLastPathComponent().path)
+        }
+        if durable { try FileIO.syncFolders(folders.sorted()) }
+    }
+
+    /// Applies the writes of an interrupted change's record of an older format again, then
+    /// removes the record.
     private func complete(_ writes: [(path: String, bytes: [UInt8]?)], record: String) throws {
         held.removeAll()
         try apply(writes)
