@@ -13,6 +13,7 @@ import { Nudge } from './nudge.js';
 import { addPanel } from './panels/add.js';
 import { exportPanel } from './panels/export.js';
 import { headerPanel } from './panels/header.js';
+import { layersPanel } from './panels/layers.js';
 import { pagePanel } from './panels/page.js';
 import { pagesPanel } from './panels/pages.js';
 import { selectionPanel } from './panels/selection.js';
@@ -68,6 +69,7 @@ class Editor {
       selection: selectionPanel(document, this),
       page: pagePanel(document, this),
       pages: pagesPanel(document, this),
+      layers: layersPanel(document, this),
     };
     this.state.on('journal', (j) => {
       p.header.show(j, this.state.pageId);
@@ -77,6 +79,7 @@ class Editor {
     this.state.on('page', (data) => {
       this.drawnPixels.prepare(this.view.k);
       this.showFrame();
+      p.layers.show(data);
       p.selection.show();
       p.page.show(data);
     });
@@ -135,6 +138,7 @@ class Editor {
     this.view.markSelected(id, { focus });
     if (id && this.state.elementById(id).type !== 'ink') this.gestures.prepare(id);
     this.showFrame();
+    this.panels.layers.showSelection(id);
     this.panels.selection.show();
   }
 

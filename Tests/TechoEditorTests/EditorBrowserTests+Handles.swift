@@ -191,6 +191,70 @@ extension EditorBrowserTests {
 }
 
 extension EditorBrowserTests {
+    func layerOrder(_ f: EditorFixture) throws -> [String] {
+        try f.tab.evaluate("[...document.querySelectorAll('[data-techo-layer]')].map((r) => r.dataset.techoLayer)") as? [String] ?? []
+    }
+
+    /// Clicks a control of the side panel, scrolled into view first as a person scrolls the panel.
+    func clickInPanel(_ f: EditorFixture, _ selector: String) throws {
+        try f.tab.evaluate("document.querySelector(\"\(selector)\").scrollIntoView({ block: 'center' })")
+        try f.tab.click(selector)
+    }
+
+    func pressed(_ f: EditorFixture, _ id: String, _ action: String) throws -> String? {
+        try f.tab.evaluate("document.querySelector('[data-techo-layer=\"\(id)\"] [data-techo-action=\(action)]').getAttribute('aria-pressed')") as? String
+    }
+
+    /// The layers list shows the stack topmost first; its rows select, reorder, lock and hide. A
+    /// locked sticker is not picked by a click on the page, a drag does not move it, and the
+    /// server refuses a gesture on it (409).
+    @Test func theLayersListSelectsReordersLocksAndHides() throws {
+        let f = try EditorFixture()
+        try f.tab.waitFor("document.querySelectorAll('[data-techo-layer]').length === 3", what: "three layer rows")
+        #expect(try layerOrder(f) == ["ink-1", "title", "tomato"])
+        // A click on a row selects its element.
+        try clickInPanel(f, "[data-techo-layer=title] .layer-name")
+        try f.tab.waitFor("techoEditor.selection === 'title'", what: "the row to select the title")
+        // Bring the tomato forward: one place up the stack.
+        try clickInPanel(f, "[data-techo-layer=tomato] [aria-label='Bring tomato forward']")
+        try f.waitForJournal("the tomato raised") {
+            (try f.pageJSON()["elements"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String } == ["title", "tomato", "ink-1"]
+        }
+        try f.tab.waitFor(
+            "[...document.querySelectorAll('[data-techo-layer]')].map((r) => r.dataset.techoLayer).join() === 'ink-1,tomato,title'", what: "the rows reordered")
+        // Lock it.
+        #expect(try pressed(f, "tomato", "lock") == "false")
+        try clickInPanel(f, "[data-techo-layer=tomato] [data-techo-action=lock]")
+        try f.waitForJournal("the tomato locked") { try f.element("tomato")["locked"] as? Bool == true }
+        try f.tab.waitFor(
+            "document.querySelector('[data-techo-layer=tomato] [data-techo-action=lock]').getAttribute('aria-pressed') === 'true'", what: "the lock pressed")
+        try f.waitSettled()
+        // Not picked on the page, not moved by a drag.
+        let c = try f.client(200, 250)
+        try f.tab.click(c.0, c.1)
+        try f.waitSettled()
+        #expect(try f.tab.evaluate("techoEditor.selection") as? String != "tomato")
+        try f.tab.drag(from: c, to: (c.0 + 80, c.1 + 40), steps: 8)
+        try f.waitSettled()
+        #expect(point(try f.element("tomato")["at"])! == (200, 250))
+        let status = try f.tab.number(
+            "techoEditor.api.gesture('p1', 'tomato', [{gesture: 'pan', state: 'changed', translation: [5, 0]}]).then(() => 200, (e) => e.status)")
+        #expect(status == 409)
+        // Hide the title.
+        try clickInPanel(f, "[data-techo-layer=title] [data-techo-action=hide]")
+        try f.waitForJournal("the title hidden") { try f.element("title")["hidden"] as? Bool == true }
+        try f.tab.waitFor(
+            "document.querySelector('[data-techo-layer=title] [data-techo-action=hide]').getAttribute('aria-pressed') === 'true'", what: "the eye pressed")
+        try f.waitSettled()
+        // Kept with the test artifacts, to be looked at.
+        for (w, h) in [(1440, 900)] {
+            let shot = try f.tab.screenshot(x: 0, y: 0, w: Double(w), h: Double(h))
+            try shot.write(to: Fixtures.artifactsDirectory("editor").appendingPathComponent("layers-\(w)x\(h).png"))
+        }
+    }
+}
+
+extension EditorBrowserTests {
     /// A second tomato over the first: a click on its transparent corner picks the tomato seen
     /// there, a click on its fruit picks it, and a click on a transparent part over the bare
     /// paper picks nothing.
