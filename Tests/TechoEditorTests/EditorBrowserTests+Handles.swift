@@ -210,13 +210,18 @@ extension EditorBrowserTests {
     /// server refuses a gesture on it (409).
     @Test func theLayersListSelectsReordersLocksAndHides() throws {
         let f = try EditorFixture()
+        // The panel starts folded (one line under the selection); a click opens it.
+        try clickInPanel(f, "#layers-panel > summary")
+        try f.tab.waitFor("document.getElementById('layers-panel').open", what: "the layers panel to open")
         try f.tab.waitFor("document.querySelectorAll('[data-techo-layer]').length === 3", what: "three layer rows")
         #expect(try layerOrder(f) == ["ink-1", "title", "tomato"])
         // A click on a row selects its element.
         try clickInPanel(f, "[data-techo-layer=title] .layer-name")
         try f.tab.waitFor("techoEditor.selection === 'title'", what: "the row to select the title")
-        // Bring the tomato forward: one place up the stack.
-        try clickInPanel(f, "[data-techo-layer=tomato] [aria-label='Bring tomato forward']")
+        // Bring the tomato forward: select its row, then one place up the stack.
+        try clickInPanel(f, "[data-techo-layer=tomato] .layer-name")
+        try f.tab.waitFor("techoEditor.selection === 'tomato'", what: "the row to select the tomato")
+        try clickInPanel(f, "[data-techo-layer-move=up]")
         try f.waitForJournal("the tomato raised") {
             (try f.pageJSON()["elements"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String } == ["title", "tomato", "ink-1"]
         }

@@ -1,6 +1,6 @@
 // The layers list (§13 "Selecting"): every element of the page in stacking order, topmost first,
-// one row each (`[data-techo-layer="ID"]`): its name selects it; ↑ and ↓ (or dragging the row
-// onto another) move it in the stack; the lock and eye buttons (`[data-techo-action="lock"|"hide"]`,
+// one row each (`[data-techo-layer="ID"]`): its name selects it; dragging a row onto another, or
+// the ↑ and ↓ under the list (for the selected one), move it in the stack; the lock and eye buttons (`[data-techo-action="lock"|"hide"]`,
 // `aria-pressed`) lock it and hide it. Each is one change, one history step. Rows are kept by id
 // across redraws, so the button just pressed keeps the keyboard focus.
 
@@ -22,8 +22,23 @@ export function layerName(el, stored) {
 export function layersPanel(doc, editor) {
   const { api, state } = editor;
   const list = doc.getElementById('layers');
-  const rows = new Map();   // id -> {li, name, up, down, lock, hide}
+  const rows = new Map();   // id -> {li, name, lock, hide}
   let dragged = null;
+  // Up and down for the selected element, under the list (a row stays wide enough for its name).
+  const moves = doc.createElement('div');
+  moves.className = 'row layer-moves';
+  const up = button('↑ up', 'Move the selected layer up', () => { if (state.selection) restack(state.selection, 1); });
+  const down = button('↓ down', 'Move the selected layer down', () => { if (state.selection) restack(state.selection, -1); });
+  up.dataset.techoLayerMove = 'up';
+  down.dataset.techoLayerMove = 'down';
+  moves.append(up, down);
+  list.after(moves);
+  const showMoves = () => {
+    const els = state.pageData ? state.pageData.elements : [];
+    const i = els.findIndex((x) => x.id === state.selection);
+    up.disabled = i < 0 || i === els.length - 1;
+    down.disabled = i <= 0;
+  };
 
   const restack = (id, by) => { if (by !== 0) editor.simple(() => api.restack(state.pageId, id, { by })); };
   const toggle = (id, field) => {
@@ -37,8 +52,6 @@ export function layersPanel(doc, editor) {
     li.draggable = true;
     const name = button('', '', () => editor.select(li.dataset.techoLayer, { focus: false }));
     name.className = 'layer-name';
-    const up = button('↑', '', () => restack(li.dataset.techoLayer, 1));
-    const down = button('↓', '', () => restack(li.dataset.techoLayer, -1));
     const lock = button('', '', () => toggle(li.dataset.techoLayer, 'locked'));
     lock.dataset.techoAction = 'lock';
     const hide = button('', '', () => toggle(li.dataset.techoLayer, 'hidden'));
@@ -52,8 +65,8 @@ export function layersPanel(doc, editor) {
       if (from >= 0 && to >= 0) restack(dragged, to - from);
       dragged = null;
     });
-    li.append(name, up, down, lock, hide);
-    const row = { li, name, up, down, lock, hide };
+    li.append(name, lock, hide);
+    const row = { li, name, lock, hide };
     rows.set(id, row);
     return row;
   }
@@ -73,10 +86,6 @@ export function layersPanel(doc, editor) {
         r.name.setAttribute('aria-label', `Select ${el.type} ${label}`);
         r.li.dataset.type = el.type;
         r.li.setAttribute('aria-current', String(el.id === state.selection));
-        r.up.disabled = i === els.length - 1;
-        r.down.disabled = i === 0;
-        r.up.setAttribute('aria-label', `Bring ${el.id} forward`);
-        r.down.setAttribute('aria-label', `Send ${el.id} backward`);
         r.lock.innerHTML = el.locked ? ICONS.locked : ICONS.unlocked;
         r.lock.setAttribute('aria-pressed', String(!!el.locked));
         r.lock.setAttribute('aria-label', `Lock ${el.id}`);
@@ -87,11 +96,13 @@ export function layersPanel(doc, editor) {
       }
       for (const [id, r] of rows) if (!seen.has(id)) { r.li.remove(); rows.delete(id); }
       order.forEach((li, i) => { if (list.children[i] !== li) list.insertBefore(li, list.children[i] || null); });
+      showMoves();
     },
 
     /** Marks the selected row. */
     showSelection(id) {
       for (const [rid, r] of rows) r.li.setAttribute('aria-current', String(rid === id));
+      showMoves();
     },
   };
 }
