@@ -5,16 +5,19 @@
 // server (through api.js) and redraws.
 
 import { Api } from './api.js';
-import { nextBelowAt, topmostAt } from './hit-test.js';
+import { DrawnPixels } from './drawn-pixels.js';
+import { allAt, nextBelowAt, topmostAt } from './hit-test.js';
 import { PointerInput } from './input.js';
 import { LiveGestures } from './live-gesture.js';
 import { Nudge } from './nudge.js';
 import { addPanel } from './panels/add.js';
 import { exportPanel } from './panels/export.js';
 import { headerPanel } from './panels/header.js';
+import { layersPanel } from './panels/layers.js';
 import { pagePanel } from './panels/page.js';
 import { pagesPanel } from './panels/pages.js';
 import { selectionPanel } from './panels/selection.js';
+import { SelectionFrame } from './selection-frame.js';
 import { PALETTE, toolsPanel } from './panels/tools.js';
 import { EditorState } from './state.js';
 import { makeTools } from './tools/index.js';
@@ -33,6 +36,9 @@ class Editor {
     this.queue = Promise.resolve();
     this.gestures = new LiveGestures({ api: this.api, state: this.state, view: this.view, change: (fn, undo) => this.change(fn, undo) });
     this.nudge = new Nudge(this.gestures, this.view);
+    this.selectionFrame = new SelectionFrame(this.view);
+    this.drawnPixels = new DrawnPixels(this.api, this.state);
+    this.gestures.onFrame = (el, m) => { if (el.id === this.state.selection) this.selectionFrame.show(el, m); };
     this.panels = null;
     window.techoEditor = this;
   }
@@ -63,6 +69,7 @@ class Editor {
       selection: selectionPanel(document, this),
       page: pagePanel(document, this),
       pages: pagesPanel(document, this),
+      layers: layersPanel(document, this),
     };
     this.state.on('journal', (j) => {
       p.header.show(j, this.state.pageId);
@@ -70,6 +77,9 @@ class Editor {
       p.selection.showFonts(j);
     });
     this.state.on('page', (data) => {
+      this.drawnPixels.prepare(this.view.k);
+      this.showFrame();
+      p.layers.show(data);
       p.selection.show();
       p.page.show(data);
     });
@@ -90,12 +100,19 @@ class Editor {
   refresh(then) { return this.state.refresh(then); }
 
   /**
-   * The topmost visible element under a page point (ink is drawn on, not moved); with `below`,
-   * the one under the selected element there (Alt+click), going round to the top.
+   * The topmost visible, unlocked element that draws a page point (a sticker by its pixels,
+   * drawn-pixels.js; ink is drawn on, not moved); with `below`, the one under the selected
+   * element there (Alt+click), going round to the top.
    */
   hitTest(x, y, { below = false } = {}) {
     const elements = this.state.pageData ? this.state.pageData.elements : [];
-    return below ? nextBelowAt(elements, x, y, this.state.selection) : topmostAt(elements, x, y);
+    const covers = (el, px, py) => this.drawnPixels.covers(el, px, py);
+    return below ? nextBelowAt(elements, x, y, this.state.selection, covers) : topmostAt(elements, x, y, covers);
+  }
+
+  /** A promise for the stickers' pixels under (x, y) when some are not in yet, else null. */
+  pixelsPending(x, y) {
+    return this.drawnPixels.pending(allAt(this.state.pageData ? this.state.pageData.elements : [], x, y));
   }
 
   // Input.
@@ -120,7 +137,15 @@ class Editor {
     this.state.selection = id;
     this.view.markSelected(id, { focus });
     if (id && this.state.elementById(id).type !== 'ink') this.gestures.prepare(id);
+    this.showFrame();
+    this.panels.layers.showSelection(id);
     this.panels.selection.show();
+  }
+
+  /** The selection's frame and handles over the selected element as the page last drew it. */
+  showFrame() {
+    const el = this.state.selection ? this.state.elementById(this.state.selection) : null;
+    this.selectionFrame.show(el && !el.locked ? el : null, el && el.transform);
   }
 
   keydown(e) {

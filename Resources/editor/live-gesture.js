@@ -34,6 +34,13 @@ export class GestureTrack {
     }
   }
 
+  /** Starts again from the gesture's beginning with `events` (a handle drag's one event). */
+  replace(events) {
+    this.m = this.start.slice();
+    this.events = [];
+    this.apply(events);
+  }
+
   /** The matrix that maps the sprite's rectangle (page pixels about the centre) onto the page. */
   spriteMatrix() { return multiply(multiply(this.m, this.m0inv), this.u0); }
 }
@@ -63,6 +70,11 @@ export class LiveGesture {
     this.schedule();
   }
 
+  replace(events) {
+    this.track.replace(events);
+    this.schedule();
+  }
+
   schedule() {
     if (this.frame || this.done) return;
     this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
@@ -72,6 +84,7 @@ export class LiveGesture {
     const view = this.gestures.view;
     const h = view.handle(this.element.id);
     if (h) view.placeHandle(h, this.element, this.track.m);
+    this.gestures.onFrame(this.element, this.track.m);
     if (this.assets && this.assets.rect) {
       view.drawLive(this.assets.backdrop, this.assets.sprite, this.assets.rect, this.track.spriteMatrix(), this.assets.above);
     }
@@ -84,6 +97,7 @@ export class LiveGesture {
     view.clearOverlay();
     const h = view.handle(this.element.id);
     if (h) view.placeHandle(h, this.element, this.element.transform);
+    this.gestures.onFrame(this.element, this.element.transform);
     this.gestures.state.endGesture();
   }
 
@@ -107,6 +121,8 @@ export class LiveGestures {
     this.cache = new Map();     // key -> Promise of {backdrop, sprite, rect}
     // Figures the browser tests read: ms from a gesture's end to its new render on screen.
     this.timings = [];
+    // Called with (element, live transform) each frame the overlay draws (the selection frame).
+    this.onFrame = () => {};
   }
 
   /**

@@ -18,6 +18,8 @@ public struct ElementPatch: Sendable, Equatable {
     public var opacity: Double?
     /// Kept but not drawn.
     public var hidden: Bool?
+    /// Drawn but not picked in the editor, and never moved by a gesture.
+    public var locked: Bool?
     // Placement (not ink).
     /// The centre on the page, pixels.
     public var at: Point?
@@ -69,6 +71,7 @@ public struct ElementPatch: Sendable, Equatable {
         func add(_ name: String, _ isSet: Bool) { if isSet { names.append(name) } }
         add("opacity", opacity != nil)
         add("hidden", hidden != nil)
+        add("locked", locked != nil)
         add("at", at != nil)
         add("scale", scale != nil)
         add("rotate", rotate != nil)
@@ -108,6 +111,7 @@ public struct ElementPatch: Sendable, Equatable {
         }
         if let v = opacity { e.opacity = try Self.checked(v, FieldRules.opacity) }
         if let v = hidden { e.hidden = v }
+        if let v = locked { e.locked = v }
         if at != nil || scale != nil || rotate != nil {
             guard e.kind != .ink else { throw PageEdits.inkHasNoTransform(e.id).relabelled(field: ["at", "scale", "rotate"].first(where: fields.contains)!) }
             let p = e.placement
@@ -207,6 +211,8 @@ public struct NewElement: Sendable {
     public var hidden: Bool
     /// A page-space clip (a template slot), images and photos only.
     public var clip: SlotFrame?
+    /// Drawn but never moved by a gesture.
+    public var locked: Bool = false
 
     public init(
         id: String? = nil, content: Element.Content, placement: Placement? = nil, center: Point? = nil, fitToPage: Bool = false, opacity: Double = 1,
@@ -258,7 +264,9 @@ extension PageEdits {
         }
         var added = page
         added.elements.append(
-            try EditError.wrapping { try Element(id: id, content: new.content, placement: placement, opacity: new.opacity, hidden: new.hidden, clip: new.clip) }
+            try EditError.wrapping {
+                try Element(id: id, content: new.content, placement: placement, opacity: new.opacity, hidden: new.hidden, clip: new.clip, locked: new.locked)
+            }
         )
         try EditError.wrapping { try added.checkElementCount(file: "pages/\(page.id).json", limits: .default) }
         page = added

@@ -118,11 +118,17 @@ public enum PageEdits {
     ) throws(EditError) {
         let i = try elementIndex(id, on: page)
         guard page.elements[i].kind != .ink else { throw inkHasNoTransform(id) }
+        guard !page.elements[i].locked else { throw isLocked(id) }
         var placement = page.elements[i].placement
         for (n, g) in gestures.enumerated() {
             do { try placement.apply(g) } catch { throw EditError(.invalid, "\(label(n, g)): refused, nothing changed: \(error)") }
         }
         page.elements[i].placement = placement
+    }
+
+    /// The refusal of a gesture on a locked element (`.conflict`: it fits once unlocked).
+    public static func isLocked(_ id: String) -> EditError {
+        EditError(.conflict, "'\(id)' is locked; no gesture moves it (unlock it first: techo set --unlock, or the layers list)")
     }
 
     /// The refusal of anything that would move, scale, turn or flip an ink layer.

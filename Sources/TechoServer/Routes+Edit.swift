@@ -78,9 +78,9 @@ extension EditorServer {
         return try editPage(id, "add \(kind)", extra: { $0["id"] = .string(added) }) { p in
             guard let e = Element.decode(root, addingTo: p) else { try ctx.throwIfProblems(); throw EditError(.invalid, "request body: not an element") }
             try ctx.throwIfProblems()
-            added = try PageEdits.add(
-                NewElement(id: e.id, content: e.content, placement: e.placement, opacity: e.opacity, hidden: e.hidden, clip: e.clip), to: &p, renderer: renderer
-            )
+            var new = NewElement(id: e.id, content: e.content, placement: e.placement, opacity: e.opacity, hidden: e.hidden, clip: e.clip)
+            new.locked = e.locked
+            added = try PageEdits.add(new, to: &p, renderer: renderer)
         }
     }
 
@@ -132,6 +132,7 @@ extension EditorServer {
             var patch = ElementPatch()
             patch.opacity = o.optional("opacity")?.number(FieldRules.opacity)
             patch.hidden = o.optional("hidden")?.bool()
+            patch.locked = o.optional("locked")?.bool()
             patch.at = o.optional("at")?.point().map { Point($0.0, $0.1) }
             patch.scale = o.optional("scale")?.number(FieldRules.scale)
             patch.rotate = o.optional("rotate")?.number(FieldRules.rotation)

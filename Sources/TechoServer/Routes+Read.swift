@@ -80,7 +80,7 @@ extension EditorServer {
             "transform": [.number(t.a), .number(t.b), .number(t.c), .number(t.d), .number(t.tx), .number(t.ty)],
             "size": [.number(size.0), .number(size.1)],
             "bounds": rect(box), "drawn": rect(drawn),
-            "hidden": .bool(e.hidden), "opacity": .number(e.opacity),
+            "hidden": .bool(e.hidden), "locked": .bool(e.locked), "opacity": .number(e.opacity),
         ]
     }
 

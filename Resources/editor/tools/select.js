@@ -1,19 +1,53 @@
-// The select tool: press an element to select it; one pointer pans it, two fingers pinch and
-// rotate it about their midpoint, a double-tap or double-click turns it +90°. The element follows
-// the pointers on the overlay; the whole gesture is one replay (one history step) when the last
+// The select tool: press an element (where it draws, drawn-pixels.js) to select it; one pointer pans it (its edges and centre snap
+// to the page's centre lines, margins and other elements, Alt turns that off), two fingers pinch
+// and rotate it about their midpoint, a double-tap or double-click turns it +90°. A handle of the
+// selection scales or turns it (select-handles.js). Two fingers that go down on the paper around
+// a selection smaller than their spread pinch and turn the selection. The element follows the
+// pointers on the overlay; the whole gesture is one replay (one history step) when the last
 // pointer lifts.
 
+import { boxOf, SNAP_SCREEN_PX, snapBox, snapLines } from '../snap.js';
 import { GestureRecognizer } from '../input.js';
+import { handleStates, handleUnder, screenK } from './select-handles.js';
 import { Tool } from './tool.js';
 
+/** How far (screen pixels) around the fingers' rectangle a selection still counts as under them. */
+const FINGERS_REACH_CSS = 44;
+/** The longest a press waits for the pixels of the stickers under it. */
+const PICK_WAIT_MS = 400;
+
+/** Whether the selection `el` lies under two fingers at page points a and b (k: screen px / page px). */
+export function underFingers(el, a, b, k) {
+  const r = FINGERS_REACH_CSS / k;
+  const [x0, y0, x1, y1] = boxOf(el.size, el.transform);
+  const fx0 = Math.min(a[0], b[0]) - r, fx1 = Math.max(a[0], b[0]) + r;
+  const fy0 = Math.min(a[1], b[1]) - r, fy1 = Math.max(a[1], b[1]) + r;
+  return x0 <= fx1 && x1 >= fx0 && y0 <= fy1 && y1 >= fy0;
+}
+
 export function selectTool(editor) {
+  /** A press in the idle state: a handle, an element (by its drawn pixels), or the paper. */
+  function press(e, tool) {
+    // Alt (Option) picks the element under the selected one there: a sticker under another.
+    const hit = editor.hitTest(e.x, e.y, { below: !!e.altKey });
+    if (!hit && e.pointerType === 'touch' && editor.state.selection) {
+      // Perhaps the first of two fingers about to pinch the selection.
+      tool.transition('fingerOnPaper', e);
+      return;
+    }
+    editor.select(hit ? hit.id : null);
+    if (hit) tool.transition('gesturing', { event: e, element: hit });
+  }
+
   return new Tool('select', editor, {
     idle: {
       onPointerDown(e, tool) {
-        // Alt (Option) picks the element under the selected one there: a sticker under another.
-        const hit = editor.hitTest(e.x, e.y, { below: !!e.altKey });
-        editor.select(hit ? hit.id : null);
-        if (hit) tool.transition('gesturing', { event: e, element: hit });
+        const handle = handleUnder(editor, e.x, e.y);
+        if (handle) { tool.transition('pointingHandle', { event: e, ...handle }); return; }
+        // The stickers' pixels under the pointer decide what it picks: wait for any not in yet.
+        const wait = editor.pixelsPending(e.x, e.y);
+        if (wait) { tool.transition('picking', { event: e, wait }); return; }
+        press(e, tool);
       },
       onDoubleTap(e) {
         const hit = editor.hitTest(e.x, e.y);
@@ -21,26 +55,88 @@ export function selectTool(editor) {
       },
     },
 
+    // Pressed where a sticker's pixels are still being fetched: the events wait (at most
+    // PICK_WAIT_MS, then the sticker's box decides), then go through as if just made.
+    picking: {
+      onEnter({ event, wait }, tool) {
+        const d = tool.data = { event, buffered: [] };
+        const timer = new Promise((r) => setTimeout(r, PICK_WAIT_MS));
+        Promise.race([wait, timer]).then(() => {
+          if (tool.current !== 'picking' || tool.data !== d) return;
+          tool.transition('idle');
+          press(d.event, tool);
+          for (const b of d.buffered) tool.dispatch(b);
+        });
+      },
+      onPointerDown(e, tool) { tool.data.buffered.push(e); },
+      onPointerMove(e, tool) { tool.data.buffered.push(e); },
+      onPointerUp(e, tool) { tool.data.buffered.push(e); },
+      onDoubleTap(e, tool) { tool.data.buffered.push(e); },
+      onCancel(e, tool) { tool.data.buffered = []; tool.transition('idle'); },
+    },
+
+    fingerOnPaper: {
+      onEnter(e, tool) { tool.data = { first: e }; },
+      onPointerDown(e, tool) {
+        const first = tool.data.first;
+        const el = editor.elementById(editor.state.selection);
+        if (el && underFingers(el, [first.x, first.y], [e.x, e.y], screenK(editor.view))) {
+          tool.transition('gesturing', { event: first, element: el, second: e });
+        }
+      },
+      onPointerUp(e, tool) {
+        if (e.id !== tool.data.first.id) return;
+        // A tap on the paper: nothing is selected any more.
+        editor.select(null);
+        tool.transition('idle');
+      },
+      onCancel(e, tool) { tool.transition('idle'); },
+    },
+
     gesturing: {
-      onEnter({ event, element }, tool) {
-        const d = tool.data;
+      onEnter({ event, element, second }, tool) {
+        const d = tool.data = {};
         d.recognizer = new GestureRecognizer();
         d.recognizer.down(event.id, event.x, event.y);
         d.element = element.id;
         d.live = editor.startLive(element);
+        // One pointer pans with snapping: the pan applied so far, from where it went down.
+        d.start = [event.x, event.y];
+        d.applied = [0, 0];
+        d.box = boxOf(element.size, element.transform);
+        d.lines = snapLinesFor(editor, element.id);
+        d.multi = false;
+        if (second) { d.multi = true; d.recognizer.down(second.id, second.x, second.y); }
       },
       onPointerDown(e, tool) {
+        tool.data.multi = true;
         tool.data.recognizer.down(e.id, e.x, e.y);
       },
       onPointerMove(e, tool) {
         const d = tool.data;
         const events = d.recognizer.move(e.id, e.x, e.y);
-        if (events.length > 0) d.live.apply(events);
+        if (d.multi || d.recognizer.count > 1) {
+          editor.selectionFrame.showGuides(null);
+          if (events.length > 0) d.live.apply(events);
+          return;
+        }
+        // The pan the pointer asks for, moved onto the nearest snapping line (not with Alt).
+        const raw = [e.x - d.start[0], e.y - d.start[1]];
+        const moved = [d.box[0] + raw[0], d.box[1] + raw[1], d.box[2] + raw[0], d.box[3] + raw[1]];
+        const snap = e.altKey || !d.lines ? { dx: 0, dy: 0, guides: [] }
+          : snapBox(moved, d.lines, SNAP_SCREEN_PX / screenK(editor.view));
+        const want = [raw[0] + snap.dx, raw[1] + snap.dy];
+        const delta = [want[0] - d.applied[0], want[1] - d.applied[1]];
+        editor.selectionFrame.showGuides(snap.guides);
+        if (delta[0] === 0 && delta[1] === 0) return;
+        d.applied = want;
+        d.live.apply([d.recognizer.event('pan', { translation: delta })]);
       },
       onPointerUp(e, tool) {
         const d = tool.data;
         d.recognizer.up(e.id);
         if (d.recognizer.count > 0) return;
+        editor.selectionFrame.showGuides(null);
         // The live gesture kept every event it moved the element by: that is the replay.
         if (d.live.events.length > 0) editor.commitGesture(d.element, d.live.events, d.live);
         else d.live.abort();
@@ -48,9 +144,21 @@ export function selectTool(editor) {
       },
       onCancel(e, tool) {
         // A cancelled recognizer changes nothing (UIKit's .cancelled): the element goes back.
+        editor.selectionFrame.showGuides(null);
         tool.data.live.abort();
         tool.transition('idle');
       },
     },
+
+    ...handleStates(editor),
   });
+}
+
+/** The lines the element `id` snaps to: the page's and the other visible elements' boxes. */
+function snapLinesFor(editor, id) {
+  const meta = editor.state.pageMeta();
+  const data = editor.state.pageData;
+  if (!meta || !data) return null;
+  const others = data.elements.filter((el) => el.id !== id && !el.hidden && el.type !== 'ink').map((el) => boxOf(el.size, el.transform));
+  return snapLines(meta, others);
 }

@@ -273,6 +273,7 @@ func optionRefusal(_ error: EditError, label: (String) -> String = optionLabel) 
 func optionLabel(_ field: String) -> String {
     switch field {
     case "hidden": return "--hide/--show"
+    case "locked": return "--lock/--unlock"
     case "type": return "add"
     default:
         var out = "--"

@@ -6,13 +6,16 @@ import TechoModel
 
 enum SetCommand: TechoCommand {
     static let names = ["set"]
-    static let usage = "set JOURNAL PAGE ID [--opacity A] [--hide | --show] [--at X,Y] [--scale S] [--rotate DEG] [--text T] [text, photo or outline options]"
+    static let usage =
+        "set JOURNAL PAGE ID [--opacity A] [--hide | --show] [--lock | --unlock] [--at X,Y] [--scale S] [--rotate DEG] [--text T] [text, photo or outline options]"
     static let summary = "change an element's properties (absolute values; use 'gesture' to move by amounts)"
     static let options =
         [
             OptionSpec("opacity", value: "A", help: "opacity from 0 to 1"),
             OptionSpec("hide", help: "keep the element but do not draw it"),
             OptionSpec("show", help: "draw a hidden element again"),
+            OptionSpec("lock", help: "keep the element where it is: no gesture moves it, the editor does not pick it on the page"),
+            OptionSpec("unlock", help: "let gestures move a locked element again"),
             OptionSpec("at", value: "X,Y", help: "move the centre to this page point"),
             OptionSpec("scale", value: "S", help: "set the scale"),
             OptionSpec("rotate", value: "DEG", help: "set the rotation"),
@@ -27,6 +30,7 @@ enum SetCommand: TechoCommand {
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
         let pos = try args.positionals(["JOURNAL", "PAGE", "ID"], command: "set")
         try args.exclusive(["hide", "show"], command: "set")
+        try args.exclusive(["lock", "unlock"], command: "set")
         guard !args.options.isEmpty else { throw UsageError("set: nothing to change; see 'techo set --help'") }
         let store = try JournalAccess.open(pos[0], io: io)
         let fontFile = try TextOptions.fontFile(args, io: io)
@@ -36,6 +40,8 @@ enum SetCommand: TechoCommand {
             if let a = args.arg("opacity") { patch.opacity = try a.number(FieldRules.opacity) }
             if args.has("hide") { patch.hidden = true }
             if args.has("show") { patch.hidden = false }
+            if args.has("lock") { patch.locked = true }
+            if args.has("unlock") { patch.locked = false }
             if let a = args.arg("at") { patch.at = try a.point(dpi: page.dpi) }
             if let a = args.arg("scale") { patch.scale = try a.number(FieldRules.scale) }
             if let a = args.arg("rotate") { patch.rotate = try a.number(FieldRules.rotation) }

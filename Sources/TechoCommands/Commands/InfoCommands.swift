@@ -101,6 +101,7 @@ enum ShowCommand: TechoCommand {
         }
         if e.opacity != 1 { s += " opacity \(fmt(e.opacity))" }
         if e.hidden { s += " (hidden)" }
+        if e.locked { s += " (locked)" }
         return s
     }
 

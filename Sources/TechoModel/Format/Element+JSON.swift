@@ -32,6 +32,7 @@ extension Element {
         var o: [String: JSONValue] = ["id": .string(id), "type": .string(kind.rawValue)]
         if opacity != 1 { o["opacity"] = .number(opacity) }
         if hidden { o["hidden"] = true }
+        if locked { o["locked"] = true }
         if kind != .ink { placement.encode(into: &o) }
         if let clip { o["clip"] = clip.json }
         func image(_ i: ImageContent) {
@@ -94,6 +95,7 @@ extension Element {
         }
         let opacity = o.optional("opacity")?.number(FieldRules.opacity) ?? 1
         let hidden = o.optional("hidden")?.bool() ?? false
+        let locked = o.optional("locked")?.bool() ?? false
         var clip = o.optional("clip").flatMap { SlotFrame.decode($0, dpi: dpi) }
         let slotFill = manifest ? decodeSlotFill(o, kind: kind, slots: env.slots) : nil
 
@@ -263,7 +265,7 @@ extension Element {
                     washiCenter: washiCenter, slotBase: base) ?? .identity
         }
         guard let id, let content, ctx.problems.count == before else { return nil }
-        do { return try Element(id: id, content: content, placement: placement, opacity: opacity, hidden: hidden, clip: clip) } catch {
+        do { return try Element(id: id, content: content, placement: placement, opacity: opacity, hidden: hidden, clip: clip, locked: locked) } catch {
             node.report("\(error)")
             return nil
         }

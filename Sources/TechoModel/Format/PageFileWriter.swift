@@ -80,7 +80,7 @@ enum PageFileWriter {
 
     /// One element's object at `indent`.
     static func writeElement(_ e: Element, indent: Int, into out: ByteSink) {
-        guard case .ink(let ink) = e.content, e.clip == nil else {
+        guard case .ink(let ink) = e.content, e.clip == nil, !e.locked else {
             JSONWriter.write(e.json, indent: indent, into: out)
             return
         }

@@ -244,6 +244,8 @@ public struct Element: Hashable, Sendable {
     public var opacity: Double = 1
     /// Hidden elements are kept but not drawn. Default false.
     public var hidden: Bool = false
+    /// Locked elements are drawn but not picked in the editor, and no gesture moves them. Default false.
+    public var locked: Bool = false
     /// Placement on the page (identity for ink).
     public var placement: Placement
     /// A page-space clip (a template slot) for images and photos. Default nil.
@@ -253,13 +255,13 @@ public struct Element: Hashable, Sendable {
 
     public init(
         id: String, content: Content, placement: Placement = .identity, opacity: Double = 1, hidden: Bool = false,
-        clip: SlotFrame? = nil
+        clip: SlotFrame? = nil, locked: Bool = false
     ) throws {
         try Identifier.validate(id, what: "element id")
         guard FieldRules.opacity.contains(opacity) else { throw ValueError(FieldRules.opacity, opacity) }
         if case .ink = content, placement != .identity { throw ValueError("ink elements have no transform") }
         self.id = id; self.content = content; self.placement = placement; self.opacity = opacity; self.hidden = hidden
-        self.clip = clip
+        self.clip = clip; self.locked = locked
     }
 
     /// The element's kind.

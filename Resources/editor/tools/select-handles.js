@@ -1,0 +1,82 @@
+// The select tool's handle states (after tldraw's SelectTool child states): `pointingHandle`
+// (pressed on a handle of the selection, not yet moved) and `draggingHandle` (the element follows
+// the handle on the overlay). The select tool's idle state asks `handleUnder` first and moves here;
+// a drag ends as one §3 event, sent as one replay (one history step), and back to idle.
+
+import { cornerPinch, handleAt, handlePoints, knobRotation } from '../handles.js';
+import { apply, invert } from '../matrix.js';
+
+const DRAG_SLOP_CSS = 3;
+
+/** Screen (CSS) pixels per page pixel, from the page element's box as drawn (zoom included). */
+export function screenK(view) {
+  const r = view.frame.getBoundingClientRect();
+  return view.page && r.width > 0 ? r.width / view.page.width : view.k;
+}
+
+/** The handle of the selection under page point (x, y), `{name, element}`, or null. */
+export function handleUnder(editor, x, y) {
+  const el = editor.state.selection ? editor.elementById(editor.state.selection) : null;
+  if (!el || el.type === 'ink' || el.locked) return null;
+  const k = screenK(editor.view);
+  const inv = invert(el.transform);
+  const [u, v] = inv ? apply(inv, x, y) : [Infinity, Infinity];
+  const inside = Math.abs(u) <= el.size[0] / 2 && Math.abs(v) <= el.size[1] / 2;
+  const name = handleAt(handlePoints(el.size, el.transform, k), x, y, k, inside);
+  return name ? { name, element: el } : null;
+}
+
+/** The event a handle at `name` dragged from p0 to e stands for (Alt: about the centre; Shift: 15°). */
+function dragEvent(d, e) {
+  const el = d.element;
+  if (d.name === 'rotate') return knobRotation(el.transform, d.p0, [e.x, e.y], { snap: !!e.shiftKey });
+  return cornerPinch(d.name, el.size, el.transform, d.p0, [e.x, e.y], { fromCentre: !!e.altKey });
+}
+
+export function handleStates(editor) {
+  return {
+    pointingHandle: {
+      onEnter({ event, name, element }, tool) {
+        tool.data = { pointer: event.id, name, element, p0: [event.x, event.y], live: null };
+      },
+      onPointerMove(e, tool) {
+        const d = tool.data;
+        if (e.id !== d.pointer) return;
+        const k = screenK(editor.view);
+        if (Math.hypot(e.x - d.p0[0], e.y - d.p0[1]) * k < DRAG_SLOP_CSS) return;
+        tool.transition('draggingHandle', e);
+      },
+      onPointerUp(e, tool) { if (e.id === tool.data.pointer) tool.transition('idle'); },
+      onCancel(e, tool) { tool.transition('idle'); },
+    },
+
+    draggingHandle: {
+      onEnter(e, tool) {
+        const d = tool.data;
+        d.live = editor.startLive(d.element);
+        d.event = dragEvent(d, e);
+        d.live.replace([d.event]);
+      },
+      onPointerMove(e, tool) {
+        const d = tool.data;
+        if (e.id !== d.pointer) return;
+        d.event = dragEvent(d, e);
+        d.live.replace([d.event]);
+      },
+      onPointerUp(e, tool) {
+        const d = tool.data;
+        if (e.id !== d.pointer) return;
+        d.event = dragEvent(d, e);
+        d.live.replace([d.event]);
+        const still = d.event.gesture === 'pinch' ? d.event.scale === 1 : d.event.rotation === 0;
+        if (still) d.live.abort();
+        else editor.commitGesture(d.element.id, [d.event], d.live);
+        tool.transition('idle');
+      },
+      onCancel(e, tool) {
+        tool.data.live.abort();
+        tool.transition('idle');
+      },
+    },
+  };
+}
