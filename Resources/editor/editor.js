@@ -5,6 +5,7 @@
 // server (through api.js) and redraws.
 
 import { Api } from './api.js';
+import { compactLayout } from './compact.js';
 import { nextBelowAt, topmostAt } from './hit-test.js';
 import { PointerInput } from './input.js';
 import { LiveGestures } from './live-gesture.js';
@@ -16,9 +17,11 @@ import { pagePanel } from './panels/page.js';
 import { pagesPanel } from './panels/pages.js';
 import { selectionPanel } from './panels/selection.js';
 import { PALETTE, toolsPanel } from './panels/tools.js';
+import { SelectionBar } from './selection-bar.js';
 import { EditorState } from './state.js';
 import { makeTools } from './tools/index.js';
 import { View } from './view.js';
+import { Zoom } from './zoom.js';
 
 const SHORTCUTS = { v: 'select', p: 'pencil', h: 'highlighter', l: 'line', r: 'rect', o: 'ellipse', e: 'eraser' };
 
@@ -39,6 +42,9 @@ class Editor {
 
   async start() {
     this.buildPanels();
+    this.zoom = new Zoom(this);
+    this.selectionBar = new SelectionBar(this, (fn) => this.zoom.onChange(fn));
+    compactLayout(document, this);
     new PointerInput(this.view.frame, (x, y) => this.view.toPage(x, y), (e) => this.pointer(e));
     this.api.onChanged = (rev) => { this.state.revision = rev; };
     this.api.watch((rev) => { if (rev !== this.state.revision) this.refresh(); });
