@@ -1,5 +1,5 @@
 // The selection's actions (flip, a quarter turn, raise, lower, delete) float next to the
-// selection, at every size: above its box when there is room, else below it, kept inside the
+// selection, at every size: below its box when there is room, else above it, kept inside the
 // stage. The buttons are the selection panel's own (moved here once, so their hooks and
 // handlers are the panel's); the panel keeps the properties. Hidden while a gesture moves the
 // element on the overlay, and while nothing is selected.
@@ -36,8 +36,9 @@ export class SelectionBar {
     const box = h.getBoundingClientRect();
     const stage = this.view.stage.getBoundingClientRect();
     const w = this.bar.offsetWidth, hh = this.bar.offsetHeight;
-    let top = box.top - GAP - hh;
-    if (top < stage.top + 4) top = box.bottom + GAP;
+    // Below the selection (what lies above it, a title, stays reachable), above when no room.
+    let top = box.bottom + GAP;
+    if (top + hh > stage.bottom - 4) top = box.top - GAP - hh;
     top = Math.max(stage.top + 4, Math.min(top, stage.bottom - hh - 4));
     let left = box.left + box.width / 2 - w / 2;
     left = Math.max(stage.left + 4, Math.min(left, stage.right - w - 4));

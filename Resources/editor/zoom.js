@@ -173,7 +173,9 @@ export class Zoom {
       const hit = this.editor.hitTest(px, py);
       return hit && hit.id === sel.id;
     });
-    if (onSelection) return;
+    // A first finger that took hold of an element (the select tool's gesture) pinches that element.
+    const holding = this.editor.tool.name === 'select' && this.editor.tool.current !== 'idle';
+    if (onSelection || holding) return;
     e.stopPropagation();
     this.editor.tool.cancel();
     if (this.editor.state.selection !== this.prior) this.editor.select(this.prior, { focus: false });
