@@ -75,6 +75,18 @@ export class Api {
     return res.blob();
   }
 
+  /**
+   * The part `[x, y, w, h]` (page pixels) of the page rendered at `scale`: the image and the
+   * device-pixel rectangle `[x, y, w, h]` of the whole render at that scale it covers.
+   */
+  async renderRegion(id, scale, region) {
+    const query = { scale: fmt(scale), region: region.map((n) => fmt(n)).join(',') };
+    const res = await this.request('GET', `/api/pages/${enc(id)}/render`, { query });
+    const rect = (res.headers.get('X-Techo-Region') || '').split(',').map(Number);
+    if (rect.length !== 4 || !rect.every(Number.isFinite)) throw new Error('the region render has no X-Techo-Region');
+    return { blob: await res.blob(), rect };
+  }
+
   /** One element alone: the image and the element-local rectangle `[x, y, w, h]` it covers. */
   async sprite(id, element, scale) {
     const res = await this.request('GET', `/api/pages/${enc(id)}/elements/${enc(element)}/render`, { query: { scale: fmt(scale) } });

@@ -5,6 +5,7 @@
 // server (through api.js) and redraws.
 
 import { Api } from './api.js';
+import { compactLayout } from './compact.js';
 import { DrawnPixels } from './drawn-pixels.js';
 import { allAt, nextBelowAt, topmostAt } from './hit-test.js';
 import { PointerInput } from './input.js';
@@ -19,9 +20,11 @@ import { pagesPanel } from './panels/pages.js';
 import { selectionPanel } from './panels/selection.js';
 import { SelectionFrame } from './selection-frame.js';
 import { PALETTE, toolsPanel } from './panels/tools.js';
+import { SelectionBar } from './selection-bar.js';
 import { EditorState } from './state.js';
 import { makeTools } from './tools/index.js';
 import { View } from './view.js';
+import { Zoom } from './zoom.js';
 
 const SHORTCUTS = { v: 'select', p: 'pencil', h: 'highlighter', l: 'line', r: 'rect', o: 'ellipse', e: 'eraser' };
 
@@ -45,6 +48,11 @@ class Editor {
 
   async start() {
     this.buildPanels();
+    this.zoom = new Zoom(this);
+    // The selection's frame sits in the page's zoomed pixels: it follows each zoom.
+    this.zoom.onChange(() => this.showFrame());
+    this.selectionBar = new SelectionBar(this, (fn) => this.zoom.onChange(fn));
+    compactLayout(document, this);
     new PointerInput(this.view.frame, (x, y) => this.view.toPage(x, y), (e) => this.pointer(e));
     this.api.onChanged = (rev) => { this.state.revision = rev; };
     this.api.watch((rev) => { if (rev !== this.state.revision) this.refresh(); });

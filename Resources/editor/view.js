@@ -17,6 +17,8 @@ export class View {
     this.cssWidth = 0;
     this.cssHeight = 0;
     this.statusTimer = 0;
+    this.zoom = 1;                 // the camera's zoom (camera.js): 1 = the page fits the stage
+    this.fitWidth = 0;             // the page's CSS width at zoom 1
   }
 
   get dpr() { return window.devicePixelRatio || 1; }
@@ -24,8 +26,11 @@ export class View {
   /** CSS pixels per page pixel. */
   get k() { return this.page ? this.cssWidth / this.page.width : 1; }
 
-  /** Device pixels per page pixel: the scale renders are asked for (0 < S ≤ 4). */
-  get scale() { return Math.min(4, Math.max(1e-3, this.k * this.dpr)); }
+  /**
+   * Device pixels per page pixel of the whole-page render and the overlay (0 < S ≤ 4): those of
+   * the fitted page, whatever the zoom (zoom.js adds a sharp render of what is visible).
+   */
+  get scale() { return Math.min(4, Math.max(1e-3, (this.page ? this.fitWidth / this.page.width : 1) * this.dpr)); }
 
   /**
    * Fits the page to the stage: the whole page for a fixed page, the stage's width for an endless
@@ -33,7 +38,6 @@ export class View {
    * pixels wide so the render maps onto device pixels one to one.
    */
   layout(page) {
-    this.page = page;
     const style = getComputedStyle(this.stage);
     const padX = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
     const padY = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
@@ -42,15 +46,22 @@ export class View {
     const fitW = page.endless ? availW : Math.min(availW, availH * page.width / page.height);
     // Never ask for more than 4 device pixels per page pixel.
     const maxW = 4 * page.width / this.dpr;
-    this.cssWidth = Math.max(1, Math.floor(Math.min(fitW, maxW)));
+    if (!this.page || this.page.id !== page.id) this.zoom = 1;
+    this.page = page;
+    this.fitWidth = Math.max(1, Math.floor(Math.min(fitW, maxW)));
+    // Zoomed, the box is the page as zoomed (the camera scrolls the stage to pan).
+    this.cssWidth = Math.max(1, Math.round(this.fitWidth * this.zoom));
     this.cssHeight = this.cssWidth * page.height / page.width;
     this.frame.style.width = `${this.cssWidth}px`;
     this.frame.style.height = `${this.cssHeight}px`;
     this.frame.dataset.techoPage = page.id;
+    this.frame.dataset.techoZoom = String(Number((this.cssWidth / this.fitWidth).toFixed(4)));
     this.frame.setAttribute('aria-label', `Page ${page.id}`);
     this.stage.classList.toggle('endless', !!page.endless);
-    this.overlay.width = Math.round(this.cssWidth * this.dpr);
-    this.overlay.height = Math.round(this.cssHeight * this.dpr);
+    // Set only when it changes: setting a canvas's size clears it (a zoom keeps the overlay's).
+    const ow = Math.round(this.fitWidth * this.dpr), oh = Math.round(this.fitWidth * page.height / page.width * this.dpr);
+    if (this.overlay.width !== ow) this.overlay.width = ow;
+    if (this.overlay.height !== oh) this.overlay.height = oh;
   }
 
   /** Client coordinates to page pixels. */

@@ -25,6 +25,24 @@ public enum PageBytes {
         return bytes
     }
 
+    /// The rectangle `region` (device pixels at `scale`) of that PNG's pixels, drawn alone: what
+    /// the editor shows over a zoomed-in page. Compressed for speed (zlib level 1, the Up filter):
+    /// it goes to a screen, not to a file.
+    public static func png(
+        of page: Page, scale: Double, region: (x: Int, y: Int, width: Int, height: Int), renderer: PageRenderer,
+        seconds: inout (render: Double, encode: Double)
+    ) throws -> [UInt8] {
+        let t0 = ContinuousClock.now
+        let rendered = try renderer.render(page, scale: scale, region: region)
+        let t1 = ContinuousClock.now
+        let bytes = try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: 1, filter: .up, name: "page \(page.id)")
+        let t2 = ContinuousClock.now
+        func s(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+        seconds.render += s(t1 - t0)
+        seconds.encode += s(t2 - t1)
+        return bytes
+    }
+
     /// The pages as one PDF, as `techo export --format pdf` writes it (each page at its own size).
     public static func pdf(of pages: [Page], title: String, renderer: PageRenderer) throws -> [UInt8] {
         var images: [PDFWriter.PageImage] = []

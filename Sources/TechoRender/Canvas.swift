@@ -12,18 +12,34 @@ struct Canvas {
     let page: Page
     /// Device pixels per page pixel.
     let scale: Double
-    /// The page's device size.
+    /// The device size of the pixels drawn: the whole page, or the region asked for.
     let width: Int, height: Int
+    /// The whole page's device size (equal to `width`, `height` unless a region is drawn).
+    let pageWidth: Int, pageHeight: Int
+    /// The page's device pixel at the pixmap's top-left corner ((0, 0) unless a region is drawn).
+    let originX: Int, originY: Int
 
     init(page: Page, scale: Double, width: Int, height: Int) {
-        self.page = page
-        self.scale = scale
-        self.width = width
-        self.height = height
+        self.init(page: page, scale: scale, pageWidth: width, pageHeight: height, region: IntRect(x0: 0, y0: 0, x1: width, y1: height))
     }
 
-    /// Page space to device space.
-    var device: Transform { .scale(scale) }
+    /// A canvas drawing only `region` (device pixels of the whole page at `scale`): the same
+    /// pixels as that rectangle of the whole render.
+    init(page: Page, scale: Double, pageWidth: Int, pageHeight: Int, region: IntRect) {
+        self.page = page
+        self.scale = scale
+        self.width = region.width
+        self.height = region.height
+        self.pageWidth = pageWidth
+        self.pageHeight = pageHeight
+        self.originX = region.x0
+        self.originY = region.y0
+    }
+
+    /// Page space to device space (the drawn pixmap's pixels).
+    var device: Transform {
+        originX == 0 && originY == 0 ? .scale(scale) : .scale(scale).concatenating(.translation(Double(-originX), Double(-originY)))
+    }
 
     /// The whole page as a device rectangle.
     var bounds: IntRect { IntRect(x0: 0, y0: 0, x1: width, y1: height) }

@@ -30,7 +30,7 @@ extension PageRenderer {
     private func drawBackgroundImage(_ bg: BackgroundImage, canvas: Canvas, into pixmap: inout Pixmap) throws {
         let (iw, ih) = try images.naturalSize(bg.asset)
         let s = canvas.scale
-        let (pw, ph) = (Double(canvas.width) / s, Double(canvas.height) / s)
+        let (pw, ph) = (Double(canvas.pageWidth) / s, Double(canvas.pageHeight) / s)
         // The image's rectangle on the page (page pixels).
         var rect: Rect
         switch bg.mode {
@@ -80,10 +80,11 @@ extension PageRenderer {
             opacity = 1
             mode = .source
         }
+        // Tiles start at the page's origin, wherever the drawn region begins.
         let W = canvas.width, H = canvas.height
-        var y = 0
+        var y = -(canvas.originY % tile.height)
         while y < H {
-            var x = 0
+            var x = -(canvas.originX % tile.width)
             while x < W {
                 pixmap.draw(tile, transform: .translation(Double(x), Double(y)), opacity: opacity, blendMode: mode, filter: .nearest)
                 x += tile.width
@@ -95,14 +96,19 @@ extension PageRenderer {
     /// Dots, grid or lines, centred within the margin.
     func drawPaper(_ paper: Paper, canvas: Canvas, into pixmap: inout Pixmap) {
         guard let (path, paint) = paperRulings(paper, canvas: canvas) else { return }
-        pixmap.fill(path, paint: paint)
+        if canvas.originX == 0 && canvas.originY == 0 {
+            pixmap.fill(path, paint: paint)
+        } else {
+            pixmap.fill(path, paint: paint, transform: .translation(Double(-canvas.originX), Double(-canvas.originY)))
+        }
     }
 
     /// The rulings of `paper` on `canvas` as one device-space path (nonzero) and its paint, or
-    /// nil when there are none. Lines are snapped to the canvas's device pixels.
+    /// nil when there are none. Lines are snapped to the canvas's device pixels. The path is in
+    /// the whole page's device space (a region's origin is not taken off).
     func paperRulings(_ paper: Paper, canvas: Canvas) -> (Path, Paint)? {
         let s = canvas.scale
-        let W = Double(canvas.width), H = Double(canvas.height)
+        let W = Double(canvas.pageWidth), H = Double(canvas.pageHeight)
         let step = paper.spacing * s, margin = paper.margin * s
         let area = Rect(x: margin, y: margin, width: W - 2 * margin, height: H - 2 * margin)
         guard area.width > 0, area.height > 0, step >= 1 else { return nil }

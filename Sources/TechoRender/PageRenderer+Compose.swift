@@ -132,6 +132,7 @@ struct ElementDrawingKey: Hashable {
     var element: Element
     var scale: Double
     var width: Int, height: Int
+    var originX = 0, originY = 0
 }
 
 /// What a page's background depends on.
@@ -139,6 +140,7 @@ struct BackgroundKey: Hashable {
     var background: Background
     var scale: Double
     var width: Int, height: Int
+    var originX = 0, originY = 0
 }
 
 extension PageRenderer {
@@ -166,7 +168,8 @@ extension PageRenderer {
 
     /// The page pixmap with its background drawn (a copy of the kept one for a preview).
     private func background(of page: Page, canvas: Canvas, keep: Bool) throws -> Pixmap {
-        let key = BackgroundKey(background: page.background, scale: canvas.scale, width: canvas.width, height: canvas.height)
+        let key = BackgroundKey(
+            background: page.background, scale: canvas.scale, width: canvas.width, height: canvas.height, originX: canvas.originX, originY: canvas.originY)
         if keep, let p = previews.value(key, as: Pixmap.self) { return p }
         var pixmap = Pixmap(width: canvas.width, height: canvas.height)
         do { try drawBackground(page.background, canvas: canvas, into: &pixmap) } catch let e as RenderError { throw e } catch {
@@ -178,7 +181,8 @@ extension PageRenderer {
 
     /// One element's drawing, errors named with the page and element.
     func drawing(of e: Element, canvas: Canvas, keep: Bool) throws -> ElementDrawing {
-        let key = ElementDrawingKey(element: e, scale: canvas.scale, width: canvas.width, height: canvas.height)
+        let key = ElementDrawingKey(
+            element: e, scale: canvas.scale, width: canvas.width, height: canvas.height, originX: canvas.originX, originY: canvas.originY)
         if keep, let d = previews.value(key, as: ElementDrawing.self) { return d }
         var d = ElementDrawing()
         do {

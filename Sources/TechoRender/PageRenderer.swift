@@ -57,6 +57,24 @@ public final class PageRenderer: @unchecked Sendable {
         return try compose(page, canvas: Canvas(page: page, scale: scale, width: w, height: h))
     }
 
+    /// The part `region` (device pixels of the whole render at `scale`, clipped to it) of what
+    /// `render(page, scale:)` draws, pixel for pixel, at the cost of that part: the editor asks
+    /// for what is on screen when zoomed in.
+    ///
+    /// - Throws: as `render`, and when the region misses the page.
+    public func render(_ page: Page, scale: Double, region: (x: Int, y: Int, width: Int, height: Int)) throws -> RenderedPage {
+        precondition(scale.isFinite && scale > 0, "render scale must be positive and finite, got \(scale)")
+        let size = try resolvedSize(of: page)
+        let (w, h) = try deviceSize(page: page, size: size, scale: scale)
+        let r = IntRect(x0: region.x, y0: region.y, x1: region.x + region.width, y1: region.y + region.height)
+            .intersection(IntRect(x0: 0, y0: 0, x1: w, y1: h))
+        guard !r.isEmpty else {
+            throw RenderError(
+                pageID: page.id, message: "the region \(region.width)x\(region.height) at \(region.x),\(region.y) is outside the page (\(w)x\(h) px)")
+        }
+        return try compose(page, canvas: Canvas(page: page, scale: scale, pageWidth: w, pageHeight: h, region: r))
+    }
+
     /// The page's size in page pixels, with an `auto` side grown to the content's bounds plus
     /// `page.margin` (content at negative coordinates does not extend the page).
     /// - Throws: `RenderError` when a text element cannot be laid out.

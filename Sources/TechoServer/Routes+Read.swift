@@ -93,6 +93,32 @@ extension EditorServer {
         return s
     }
 
+    /// The most device pixels a region render may have, and its longest side.
+    static let maxRegionPixels = 16 << 20
+    static let maxRegionSide = 8192
+
+    /// `region=x,y,w,h` from the query (page pixels, w and h above 0), as the device pixels at
+    /// `scale` that cover it: whole pixels, outward. Nil without the parameter.
+    func renderRegion(_ request: HTTPRequest, scale: Double) throws -> (x: Int, y: Int, width: Int, height: Int)? {
+        guard let text = request.query["region"] else { return nil }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3],
+            [x, y, w, h].allSatisfy({ $0.isFinite && abs($0) < 1e7 }), w > 0, h > 0
+        else {
+            throw EditError(.invalid, "region: expected x,y,w,h in page pixels with w and h above 0, got '\(text)'")
+        }
+        let x0 = (x * scale).rounded(.down), y0 = (y * scale).rounded(.down)
+        let x1 = ((x + w) * scale).rounded(.up), y1 = ((y + h) * scale).rounded(.up)
+        let dw = x1 - x0, dh = y1 - y0
+        guard dw <= Double(Self.maxRegionSide), dh <= Double(Self.maxRegionSide), dw * dh <= Double(Self.maxRegionPixels) else {
+            throw EditError(
+                .invalid,
+                "region: at scale \(numberText(scale)) it is \(Int(dw))x\(Int(dh)) px; the limit is \(Self.maxRegionSide) px a side and \(Self.maxRegionPixels) pixels"
+            )
+        }
+        return (Int(x0), Int(y0), Int(dw), Int(dh))
+    }
+
     func png(_ bytes: [UInt8], extra: [(String, String)] = []) -> HTTPResponse {
         HTTPResponse(status: 200, headers: [("Content-Type", "image/png"), ("Cache-Control", "no-cache")] + extra, body: .bytes(bytes))
     }
@@ -106,13 +132,18 @@ extension EditorServer {
         let layer = request.query["layer"] ?? ""
         guard ["", "below", "above"].contains(layer) else { throw EditError(.invalid, "layer: expected below or above, got '\(layer)'") }
         if !layer.isEmpty && without.isEmpty { throw EditError(.invalid, "layer: needs without=ID, the element the layers are cut at") }
-        return try renderQueue.answer("page \(id) \(scale) \(without) \(layer)") {
-            try self.renderPageNow(id, scale: scale, without: without, layer: layer)
+        // `region=x,y,w,h` (page pixels): only that part, at the scale on screen (a zoomed view).
+        let region = try renderRegion(request, scale: scale)
+        let r = region.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? ""
+        return try renderQueue.answer("page \(id) \(scale) \(without) \(layer) \(r)") {
+            try self.renderPageNow(id, scale: scale, without: without, layer: layer, region: region)
         }
     }
 
     /// The page as it is now (the render queue's job).
-    func renderPageNow(_ id: String, scale: Double, without: String, layer: String) throws -> HTTPResponse {
+    func renderPageNow(
+        _ id: String, scale: Double, without: String, layer: String, region: (x: Int, y: Int, width: Int, height: Int)? = nil
+    ) throws -> HTTPResponse {
         let s = try snapshot()
         var p = try page(id, in: s)
         if !without.isEmpty {
@@ -129,16 +160,37 @@ extension EditorServer {
         }
         let full = try page(id, in: s)
         var hit = true
-        let variant = without.isEmpty ? "" : "\(layer.isEmpty ? "without" : layer):" + without
+        var variant = without.isEmpty ? "" : "\(layer.isEmpty ? "without" : layer):" + without
+        if let region { variant += " region:\(region.x),\(region.y),\(region.width),\(region.height)" }
         let entry = try renders.render(RenderCache.Key(page: full, scale: scale, variant: variant)) {
             hit = false
             var seconds = (render: 0.0, encode: 0.0)
-            let bytes = try PageBytes.png(of: p, scale: scale, renderer: renderer, seconds: &seconds)
+            var headers: [(String, String)] = []
+            let bytes: [UInt8]
+            if let region {
+                // The region clipped to the page, in device pixels: where the image goes.
+                let size = try renderer.resolvedSize(of: p)
+                let w = Int((size.width * scale).rounded()), h = Int((size.height * scale).rounded())
+                let x0 = max(0, region.x), y0 = max(0, region.y)
+                let x1 = min(w, region.x + region.width), y1 = min(h, region.y + region.height)
+                guard x1 > x0, y1 > y0 else {
+                    throw EditError(
+                        .invalid,
+                        "region: \(region.width)x\(region.height) px at \(region.x),\(region.y) is outside the page (\(w)x\(h) px at scale \(numberText(scale)))"
+                    )
+                }
+                bytes = try PageBytes.png(of: p, scale: scale, region: region, renderer: renderer, seconds: &seconds)
+                headers.append(("X-Techo-Region", "\(x0),\(y0),\(x1 - x0),\(y1 - y0)"))
+            } else {
+                bytes = try PageBytes.png(of: p, scale: scale, renderer: renderer, seconds: &seconds)
+            }
             return RenderCache.Entry(
-                png: bytes, headers: [("Server-Timing", String(format: "render;dur=%.2f, encode;dur=%.2f", seconds.render * 1000, seconds.encode * 1000))])
+                png: bytes,
+                headers: headers + [("Server-Timing", String(format: "render;dur=%.2f, encode;dur=%.2f", seconds.render * 1000, seconds.encode * 1000))])
         }
         // Server-Timing (shown by browsers' developer tools) tells a fresh render from a cached one.
-        return png(entry.png, extra: (hit ? [("Server-Timing", "cache;desc=hit")] : entry.headers) + [("X-Techo-Revision", String(s.revision))])
+        let kept = entry.headers.filter { $0.0 != "Server-Timing" }
+        return png(entry.png, extra: (hit ? kept + [("Server-Timing", "cache;desc=hit")] : entry.headers) + [("X-Techo-Revision", String(s.revision))])
     }
 
     /// The element alone, unrotated, at its own scale: the browser turns and moves it while a

@@ -32,7 +32,11 @@ final class Server {
     init(journal: URL, folder: URL) throws {
         log = folder.appendingPathComponent("serve.log")
         let out = try Spawn.pipePair()
-        let program = Techo.binary.path, args = [program, "serve", journal.path, "--port", "0"]
+        let program = Techo.binary.path
+        var args = [program, "serve", journal.path, "--port", "0"]
+        // TECHO_TEST_EDITOR_DIR: the editor's files from a folder instead of those built in (a
+        // change to them is then tried without rebuilding).
+        if let dir = ProcessInfo.processInfo.environment["TECHO_TEST_EDITOR_DIR"], !dir.isEmpty { args += ["--editor-dir", dir] }
         do { pid = try Spawn.start(program, args, stdout: out.write, log: log.path) } catch {
             close(out.read); close(out.write)
             throw error
