@@ -185,8 +185,15 @@ extension PageRenderer {
             let size = [img.width, img.height, px0, py0, px1, py1]
             let key = DerivedPicture(asset: photo.image.asset, size: size, steps: adjustments.steps)
             let adjusted = images.derived(key) { adjustments.applied(to: img.cropped(x0: px0, y0: py0, x1: px1, y1: py1)) }
-            p = try encodedPhoto(adjusted, key: "\(photo.image.asset.path)#\(size)\(adjustments.steps)")
-            pictureToElement = Transform.scale(1 / sx, 1 / sy)
+            // The decoder only reduces by powers of two, so the crop can hold up to twice the
+            // pixels the export resolution shows: resampled to that resolution (never up), as
+            // the raster resamples it when it draws.
+            let aw = adjusted.width, ah = adjusted.height
+            let tw = min(aw, max(1, Int((Double(aw) / sx * k).rounded(.up)))), th = min(ah, max(1, Int((Double(ah) / sy * k).rounded(.up))))
+            let shown = tw == aw && th == ah ? adjusted : adjusted.resampled(width: tw, height: th)
+            p = try encodedPhoto(shown, key: "\(photo.image.asset.path)#\(size)\(adjustments.steps)@\(tw)x\(th)")
+            pictureToElement = Transform.scale(Double(aw) / Double(tw), Double(ah) / Double(th))
+                .concatenating(.scale(1 / sx, 1 / sy))
                 .concatenating(.translation(Double(px0) / sx - g.crop.minX + g.picture.minX, Double(py0) / sy - g.crop.minY + g.picture.minY))
         }
         let picture = VectorItem.picture(p, transform: pictureToElement.concatenating(t), opacity: 1)
@@ -421,6 +428,14 @@ extension PageRenderer {
 }
 
 extension Pixmap {
+    /// The pixels drawn onto a `width`×`height` pixmap that they fill exactly (the raster's
+    /// image drawing: box-averaged when shrinking, then bilinear).
+    func resampled(width w: Int, height h: Int) -> Pixmap {
+        var out = Pixmap(width: w, height: h)
+        out.draw(self, transform: .scale(Double(w) / Double(width), Double(h) / Double(height)))
+        return out
+    }
+
     /// The pixels scaled by a device mask's coverage, the pixmap's top-left pixel being device
     /// pixel (x0, y0).
     func masked(by mask: Mask, x0: Int, y0: Int) -> Pixmap {
