@@ -223,14 +223,21 @@ extension PageRenderer {
         let offset = g.shadowOffset * e.placement.scale * canvas.scale
         let blur = g.shadowBlur * e.placement.scale * canvas.scale
         let reach = g.card.applying(t).offsetBy(offset).outset(by: 3 * blur + 1)
-        guard var layer = canvas.layer(coveringDevice: reach) else { return nil }
+        guard let layer = canvas.layer(coveringDevice: reach) else { return nil }
         let lw = layer.pixmap.width, lh = layer.pixmap.height
         let mask = SoftShadow.mask(
             g.silhouette, transform: layer.local(t).concatenating(.translation(offset, offset)), sigma: blur, width: lw, height: lh)
-        layer.pixmap.fill(
-            .rect(Rect(x: 0, y: 0, width: Double(lw), height: Double(lh))),
-            paint: Paint(color: Color(r: 0.16, g: 0.11, b: 0.07, a: 0.42)), clip: mask)
-        return .picture(VectorPicture(key: nil, pixmap: layer.pixmap), transform: fromDevice(canvas, x: layer.x0, y: layer.y0), opacity: 1)
+        // One opaque colour through the blur's coverage times the shadow's 0.42 alpha: the PDF
+        // keeps only that coverage (a grey soft mask), where a picture of the shadow would carry
+        // three more channels of one colour.
+        let alpha = 0.42
+        var coverage = [UInt8](repeating: 0, count: lw * lh * 4)
+        for i in 0..<(lw * lh) { coverage[4 * i + 3] = UInt8((Double(mask.data[i]) * alpha).rounded()) }
+        let place = fromDevice(canvas, x: layer.x0, y: layer.y0)
+        let area = Path.rect(Rect(x: 0, y: 0, width: Double(lw), height: Double(lh))).applying(place)
+        return .masked(
+            [.fill(area, color: Color(r: 0.16, g: 0.11, b: 0.07, a: 1), rule: .nonZero)],
+            mask: VectorPicture(key: nil, pixmap: Pixmap(width: lw, height: lh, premultiplied: coverage)), transform: place)
     }
 
     // MARK: Text
