@@ -223,6 +223,33 @@ extension Pixmap {
         }
     }
 
+    /// Hebrew and Arabic text stickers (Noto Sans Hebrew and Arabic, from fonts-noto-core, which
+    /// the setup installs) read back in logical order: poppler's reading-order extraction turns
+    /// the right-to-left glyph runs back into the text as typed, between embedding marks.
+    @Test func rightToLeftTextIsExtractedInLogicalOrder() throws {
+        let fonts = ["/usr/share/fonts/truetype/noto/NotoSansHebrew-Regular.ttf", "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf"]
+        try #require(fonts.allSatisfy { FileManager.default.fileExists(atPath: $0) }, "fonts-noto-core is not installed: run scripts/setup-deps.sh")
+        let ws = try Workspace()
+        let manifest = """
+            {"techo": 1, "title": "RTL", "page": {"size": "A5", "dpi": 150}, "pages": [{"id": "p", "elements": [
+              {"type": "text", "text": "שלום עולם", "font": "Noto Sans Hebrew", "size": 40, "color": "#000000", "at": [437, 200], "align": "center"},
+              {"type": "text", "text": "مرحبا بالعالم", "font": "Noto Sans Arabic", "size": 40, "color": "#000000", "at": [437, 400], "align": "center"}
+            ]}]}
+            """
+        try Data(manifest.utf8).write(to: ws.url("rtl.json"))
+        let built = try ws.run("build", "rtl.json", "--journal", "rtl.techo", "-o", "built")
+        #expect(built.code == 0, "\(built.err)")
+        #expect(try ws.run("export", "rtl.techo", "-o", "rtl.pdf").code == 0)
+        let fontRows = try PDFTools.run("pdffonts", ["rtl.pdf"], in: ws.dir).out
+        #expect(fontRows.contains("NotoSansHebrew") && fontRows.contains("NotoSansArabic"), "\(fontRows)")
+        let text = try PDFTools.run("pdftotext", ["-enc", "UTF-8", "rtl.pdf", "-"], in: ws.dir)
+        #expect(text.code == 0, "\(text.err)")
+        // Embedding marks (RLE, PDF) aside, each line as typed.
+        let lines = text.out.split(separator: "\n").map { $0.unicodeScalars.filter { $0 != "\u{202B}" && $0 != "\u{202C}" } }
+            .map { String(String.UnicodeScalarView($0)).trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        #expect(lines == ["שלום עולם", "مرحبا بالعالم"], "\(text.out.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+
     @Test func anSVGStickerStaysSharpAtEightTimes() throws {
         let ws = try Workspace()
         try Self.journal(ws)
