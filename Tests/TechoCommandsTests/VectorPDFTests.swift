@@ -2,6 +2,7 @@
 // would use: qpdf checks the file's structure, poppler lists its images and fonts, extracts its
 // text and renders its pages, which are compared with techo's own PNG export of the same pages.
 import Foundation
+import TechoCodecs
 import TechoRaster
 import TechoTestSupport
 import Testing
@@ -31,6 +32,8 @@ enum PDFTools {
     /// One row of `pdfimages -list`.
     struct ImageRow {
         var page: Int, type: String, width: Int, height: Int, encoding: String, object: Int
+        /// Image pixels per inch of the page, across.
+        var xppi: Int
     }
 
     static func images(_ pdf: String, in dir: URL) throws -> [ImageRow] {
@@ -38,8 +41,9 @@ enum PDFTools {
         guard r.code == 0 else { throw FixtureError.unreadable(path: pdf, reason: "pdfimages: \(r.err)") }
         return r.out.split(separator: "\n").dropFirst(2).compactMap { line in
             let f = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-            guard f.count >= 11, let page = Int(f[0]), let w = Int(f[3]), let h = Int(f[4]), let object = Int(f[10]) else { return nil }
-            return ImageRow(page: page, type: f[2], width: w, height: h, encoding: f[8], object: object)
+            guard f.count >= 13, let page = Int(f[0]), let w = Int(f[3]), let h = Int(f[4]), let object = Int(f[10]), let xppi = Int(f[12])
+            else { return nil }
+            return ImageRow(page: page, type: f[2], width: w, height: h, encoding: f[8], object: object, xppi: xppi)
         }
     }
 
@@ -219,6 +223,33 @@ extension Pixmap {
         }
     }
 
+    /// Hebrew and Arabic text stickers (Noto Sans Hebrew and Arabic, from fonts-noto-core, which
+    /// the setup installs) read back in logical order: poppler's reading-order extraction turns
+    /// the right-to-left glyph runs back into the text as typed, between embedding marks.
+    @Test func rightToLeftTextIsExtractedInLogicalOrder() throws {
+        let fonts = ["/usr/share/fonts/truetype/noto/NotoSansHebrew-Regular.ttf", "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf"]
+        try #require(fonts.allSatisfy { FileManager.default.fileExists(atPath: $0) }, "fonts-noto-core is not installed: run scripts/setup-deps.sh")
+        let ws = try Workspace()
+        let manifest = """
+            {"techo": 1, "title": "RTL", "page": {"size": "A5", "dpi": 150}, "pages": [{"id": "p", "elements": [
+              {"type": "text", "text": "שלום עולם", "font": "Noto Sans Hebrew", "size": 40, "color": "#000000", "at": [437, 200], "align": "center"},
+              {"type": "text", "text": "مرحبا بالعالم", "font": "Noto Sans Arabic", "size": 40, "color": "#000000", "at": [437, 400], "align": "center"}
+            ]}]}
+            """
+        try Data(manifest.utf8).write(to: ws.url("rtl.json"))
+        let built = try ws.run("build", "rtl.json", "--journal", "rtl.techo", "-o", "built")
+        #expect(built.code == 0, "\(built.err)")
+        #expect(try ws.run("export", "rtl.techo", "-o", "rtl.pdf").code == 0)
+        let fontRows = try PDFTools.run("pdffonts", ["rtl.pdf"], in: ws.dir).out
+        #expect(fontRows.contains("NotoSansHebrew") && fontRows.contains("NotoSansArabic"), "\(fontRows)")
+        let text = try PDFTools.run("pdftotext", ["-enc", "UTF-8", "rtl.pdf", "-"], in: ws.dir)
+        #expect(text.code == 0, "\(text.err)")
+        // Embedding marks (RLE, PDF) aside, each line as typed.
+        let lines = text.out.split(separator: "\n").map { $0.unicodeScalars.filter { $0 != "\u{202B}" && $0 != "\u{202C}" } }
+            .map { String(String.UnicodeScalarView($0)).trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        #expect(lines == ["שלום עולם", "مرحبا بالعالم"], "\(text.out.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+
     @Test func anSVGStickerStaysSharpAtEightTimes() throws {
         let ws = try Workspace()
         try Self.journal(ws)
@@ -289,7 +320,19 @@ extension Pixmap {
         }
 
         // No picture of a whole page (A5 at 300 dpi is 1748 x 2480).
-        let big = try PDFTools.images("k.pdf", in: ws.dir).filter { $0.width >= 1748 * 9 / 10 && $0.height >= 2480 * 9 / 10 }
+        let images = try PDFTools.images("k.pdf", in: ws.dir)
+        let big = images.filter { $0.width >= 1748 * 9 / 10 && $0.height >= 2480 * 9 / 10 }
         #expect(big.isEmpty, "full-page images: \(big)")
+        // Every JPEG in the file is either a photo's own pixels (its source size) or pixels made
+        // for the PDF (adjusted photos) at the export resolution, 300 dpi: not the decoder's
+        // power-of-two reduction of the source, which can be up to twice as fine.
+        let sources = try FileManager.default.contentsOfDirectory(atPath: ws.url("k.techo/assets").path).compactMap { name in
+            try? ImageProbe.check(contentsOf: ws.url("k.techo/assets/" + name).path)
+        }.map { [$0.width, $0.height] }
+        let jpegs = images.filter { $0.encoding == "jpeg" }
+        #expect(jpegs.count >= 10, "\(jpegs)")
+        let made = jpegs.filter { !Set(sources).contains([$0.width, $0.height]) }
+        #expect(made.count >= 8, "adjusted photos: \(made)")
+        for row in made { #expect(row.xppi <= 302, "page \(row.page): a \(row.width) x \(row.height) JPEG at \(row.xppi) ppi") }
     }
 }

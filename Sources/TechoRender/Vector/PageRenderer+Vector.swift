@@ -185,8 +185,15 @@ extension PageRenderer {
             let size = [img.width, img.height, px0, py0, px1, py1]
             let key = DerivedPicture(asset: photo.image.asset, size: size, steps: adjustments.steps)
             let adjusted = images.derived(key) { adjustments.applied(to: img.cropped(x0: px0, y0: py0, x1: px1, y1: py1)) }
-            p = try encodedPhoto(adjusted, key: "\(photo.image.asset.path)#\(size)\(adjustments.steps)")
-            pictureToElement = Transform.scale(1 / sx, 1 / sy)
+            // The decoder only reduces by powers of two, so the crop can hold up to twice the
+            // pixels the export resolution shows: resampled to that resolution (never up), as
+            // the raster resamples it when it draws.
+            let aw = adjusted.width, ah = adjusted.height
+            let tw = min(aw, max(1, Int((Double(aw) / sx * k).rounded(.up)))), th = min(ah, max(1, Int((Double(ah) / sy * k).rounded(.up))))
+            let shown = tw == aw && th == ah ? adjusted : adjusted.resampled(width: tw, height: th)
+            p = try encodedPhoto(shown, key: "\(photo.image.asset.path)#\(size)\(adjustments.steps)@\(tw)x\(th)")
+            pictureToElement = Transform.scale(Double(aw) / Double(tw), Double(ah) / Double(th))
+                .concatenating(.scale(1 / sx, 1 / sy))
                 .concatenating(.translation(Double(px0) / sx - g.crop.minX + g.picture.minX, Double(py0) / sy - g.crop.minY + g.picture.minY))
         }
         let picture = VectorItem.picture(p, transform: pictureToElement.concatenating(t), opacity: 1)
@@ -216,14 +223,21 @@ extension PageRenderer {
         let offset = g.shadowOffset * e.placement.scale * canvas.scale
         let blur = g.shadowBlur * e.placement.scale * canvas.scale
         let reach = g.card.applying(t).offsetBy(offset).outset(by: 3 * blur + 1)
-        guard var layer = canvas.layer(coveringDevice: reach) else { return nil }
+        guard let layer = canvas.layer(coveringDevice: reach) else { return nil }
         let lw = layer.pixmap.width, lh = layer.pixmap.height
         let mask = SoftShadow.mask(
             g.silhouette, transform: layer.local(t).concatenating(.translation(offset, offset)), sigma: blur, width: lw, height: lh)
-        layer.pixmap.fill(
-            .rect(Rect(x: 0, y: 0, width: Double(lw), height: Double(lh))),
-            paint: Paint(color: Color(r: 0.16, g: 0.11, b: 0.07, a: 0.42)), clip: mask)
-        return .picture(VectorPicture(key: nil, pixmap: layer.pixmap), transform: fromDevice(canvas, x: layer.x0, y: layer.y0), opacity: 1)
+        // One opaque colour through the blur's coverage times the shadow's 0.42 alpha: the PDF
+        // keeps only that coverage (a grey soft mask), where a picture of the shadow would carry
+        // three more channels of one colour.
+        let alpha = 0.42
+        var coverage = [UInt8](repeating: 0, count: lw * lh * 4)
+        for i in 0..<(lw * lh) { coverage[4 * i + 3] = UInt8((Double(mask.data[i]) * alpha).rounded()) }
+        let place = fromDevice(canvas, x: layer.x0, y: layer.y0)
+        let area = Path.rect(Rect(x: 0, y: 0, width: Double(lw), height: Double(lh))).applying(place)
+        return .masked(
+            [.fill(area, color: Color(r: 0.16, g: 0.11, b: 0.07, a: 1), rule: .nonZero)],
+            mask: VectorPicture(key: nil, pixmap: Pixmap(width: lw, height: lh, premultiplied: coverage)), transform: place)
     }
 
     // MARK: Text
@@ -421,6 +435,14 @@ extension PageRenderer {
 }
 
 extension Pixmap {
+    /// The pixels drawn onto a `width`×`height` pixmap that they fill exactly (the raster's
+    /// image drawing: box-averaged when shrinking, then bilinear).
+    func resampled(width w: Int, height h: Int) -> Pixmap {
+        var out = Pixmap(width: w, height: h)
+        out.draw(self, transform: .scale(Double(w) / Double(width), Double(h) / Double(height)))
+        return out
+    }
+
     /// The pixels scaled by a device mask's coverage, the pixmap's top-left pixel being device
     /// pixel (x0, y0).
     func masked(by mask: Mask, x0: Int, y0: Int) -> Pixmap {
