@@ -145,11 +145,14 @@ public enum Targets {
         run: { bytes in
             let r = imageRun(bytes)
             let stripped = JPEGMetadata.removingGPS(bytes)
-            if JPEGMetadata.containsGPS(bytes) {
-                // Removing GPS data must leave a file without it (or the file as it was, if unreadable).
-                return r + " gps \(JPEGMetadata.containsGPS(stripped))"
+            // The import's promise, as traps: removing GPS leaves a file without it, and a file
+            // that has none comes back byte for byte.
+            guard JPEGMetadata.containsGPS(bytes) else {
+                guard stripped == bytes else { fatalError("removing GPS changed a JPEG that has none") }
+                return r
             }
-            return r
+            guard !JPEGMetadata.containsGPS(stripped) else { fatalError("removing GPS left GPS data in the JPEG") }
+            return r + " gps removed"
         })
 
     static let heif = FuzzTarget(
@@ -163,8 +166,13 @@ public enum Targets {
         run: { bytes in
             let r = imageRun(bytes)
             guard HEIFMetadata.containsGPS(bytes) else { return r }
-            // Removing GPS must leave a file without it, or refuse with an error.
-            do { return r + " gps \(HEIFMetadata.containsGPS(try HEIFMetadata.removingGPS(bytes, file: "fuzz")))" } catch { return r + " " + shape(error) }
+            // Removing GPS must leave a file without it, edited in place (same size), or refuse
+            // with an error; anything else traps.
+            let stripped: [UInt8]
+            do { stripped = try HEIFMetadata.removingGPS(bytes, file: "fuzz") } catch { return r + " " + shape(error) }
+            guard !HEIFMetadata.containsGPS(stripped) else { fatalError("removing GPS left GPS data in the HEIF file") }
+            guard stripped.count == bytes.count else { fatalError("removing GPS changed the HEIF file's size") }
+            return r + " gps removed"
         })
 
     static let webp = FuzzTarget(
