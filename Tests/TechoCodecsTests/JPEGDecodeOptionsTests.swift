@@ -1,9 +1,9 @@
+// DCT-domain downscaling and warning collection for JPEG decoding.
 import Foundation
+import TechoTestSupport
 import Testing
 
-// DCT-domain downscaling and warning collection for JPEG decoding.
 @testable import TechoCodecs
-import TechoTestSupport
 
 #if canImport(Glibc)
     import Glibc
