@@ -37,8 +37,17 @@ public struct FuzzTarget {
     }
 }
 
-/// A short, number-free shape of an error or result, so "offset 12" and "offset 13" count once.
+/// How outcomes are written: as number-free shapes while fuzzing (so the fuzzer counts distinct
+/// code paths), or verbatim when a saved input is replayed against its expected outcome.
+public enum OutcomeStyle {
+    /// Default false. Set once by `techo-fuzz --replay` before any input runs.
+    nonisolated(unsafe) public static var verbatim = false
+}
+
+/// A short, number-free shape of an error or result, so "offset 12" and "offset 13" count once;
+/// the text itself when `OutcomeStyle.verbatim` is set.
 public func outcomeShape(_ s: String) -> String {
+    if OutcomeStyle.verbatim { return s }
     var out = ""
     var lastDigit = false, quoted = false
     for c in s.prefix(160) {

@@ -135,7 +135,16 @@ public enum Targets {
 
     static let jpeg = FuzzTarget(
         name: "jpeg", summary: "JPEG reading (ImageDecoder.info and decode, EXIF orientation, GPS removal)",
-        seeds: [], extensions: ["jpg", "jpeg"],
+        // The JPEG fixtures small enough to fuzz carry no GPS, so the GPS traps below would
+        // never run without this seed: SOI, an EXIF block whose IFD0 points to a GPS IFD, EOI.
+        seeds: [
+            [
+                0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x34, 0x45, 0x78, 0x69, 0x66, 0x00, 0x00, 0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08,
+                0x00, 0x01, 0x88, 0x25, 0x00, 0x04, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x1A, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+                0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x04, 0x02, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xD9,
+            ]
+        ],
+        extensions: ["jpg", "jpeg"],
         dictionary: [
             [0xFF, 0xD8], [0xFF, 0xD9], [0xFF, 0xC0], [0xFF, 0xC2], [0xFF, 0xC4], [0xFF, 0xDA], [0xFF, 0xDB], [0xFF, 0xDD],
             [0xFF, 0xE1], [0xFF, 0xE2], [0xFF, 0xEE], Array("Exif\u{0}\u{0}MM\u{0}*".utf8), Array("II*\u{0}".utf8),
@@ -145,11 +154,14 @@ public enum Targets {
         run: { bytes in
             let r = imageRun(bytes)
             let stripped = JPEGMetadata.removingGPS(bytes)
-            if JPEGMetadata.containsGPS(bytes) {
-                // Removing GPS data must leave a file without it (or the file as it was, if unreadable).
-                return r + " gps \(JPEGMetadata.containsGPS(stripped))"
+            // The import's promise, as traps: removing GPS leaves a file without it, and a file
+            // that has none comes back byte for byte.
+            guard JPEGMetadata.containsGPS(bytes) else {
+                guard stripped == bytes else { fatalError("removing GPS changed a JPEG that has none") }
+                return r
             }
-            return r
+            guard !JPEGMetadata.containsGPS(stripped) else { fatalError("removing GPS left GPS data in the JPEG") }
+            return r + " gps removed"
         })
 
     static let heif = FuzzTarget(
@@ -163,8 +175,13 @@ public enum Targets {
         run: { bytes in
             let r = imageRun(bytes)
             guard HEIFMetadata.containsGPS(bytes) else { return r }
-            // Removing GPS must leave a file without it, or refuse with an error.
-            do { return r + " gps \(HEIFMetadata.containsGPS(try HEIFMetadata.removingGPS(bytes, file: "fuzz")))" } catch { return r + " " + shape(error) }
+            // Removing GPS must leave a file without it, edited in place (same size), or refuse
+            // with an error; anything else traps.
+            let stripped: [UInt8]
+            do { stripped = try HEIFMetadata.removingGPS(bytes, file: "fuzz") } catch { return r + " " + shape(error) }
+            guard !HEIFMetadata.containsGPS(stripped) else { fatalError("removing GPS left GPS data in the HEIF file") }
+            guard stripped.count == bytes.count else { fatalError("removing GPS changed the HEIF file's size") }
+            return r + " gps removed"
         })
 
     static let webp = FuzzTarget(

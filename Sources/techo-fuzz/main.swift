@@ -1,6 +1,6 @@
 // techo-fuzz: runs the fuzz targets for a time, or replays saved inputs. See docs/fuzzing.md.
 //   techo-fuzz TARGET [--seconds N] [--seed S] [--corpus DIR]... [--crashes DIR] [--timeout S]
-//   techo-fuzz TARGET --replay FILE...
+//   techo-fuzz TARGET [--memory] --replay FILE...   (exit 1 when a FILE.outcome differs)
 //   techo-fuzz TARGET --write-seeds DIR [--corpus DIR]... [--write-dict FILE]   (for libFuzzer)
 //   techo-fuzz --list
 import Foundation
@@ -22,7 +22,7 @@ let targets = Targets.all(scratch: scratch)
 
 if args.isEmpty || args == ["--help"] || args == ["--list"] {
     print("usage: techo-fuzz TARGET [--seconds N] [--seed S] [--corpus DIR]... [--crashes DIR] [--timeout S] [--verbose]")
-    print("       techo-fuzz TARGET --replay FILE...")
+    print("       techo-fuzz TARGET [--memory] --replay FILE...")
     for t in targets { print("  \(t.name)\t\(t.summary)") }
     exit(args.isEmpty ? 64 : 0)
 }
@@ -32,7 +32,7 @@ guard let target = targets.first(where: { $0.name == name }) else {
     fail("no target '\(name)'; targets: \(targets.map(\.name).joined(separator: ", "))")
 }
 var seconds = 10.0, seed: UInt64 = 1, corpusDirs: [String] = [], crashes = ".", timeout = 20, verbose = false
-var replay: [String]? = nil
+var replay: [String]? = nil, memory = false
 var seedsOut: String? = nil, dictOut: String? = nil
 while !args.isEmpty {
     let a = args.removeFirst()
@@ -44,6 +44,7 @@ while !args.isEmpty {
     case "--crashes": crashes = value()
     case "--timeout": guard let v = Int(value()), v > 0 else { fail("--timeout needs seconds") }; timeout = v
     case "--verbose": verbose = true
+    case "--memory": memory = true
     case "--replay": replay = args; args = []
     case "--write-seeds": seedsOut = value()
     case "--write-dict": dictOut = value()
@@ -94,13 +95,42 @@ if seedsOut != nil || dictOut != nil {
 
 CrashCapture.install(folder: crashes, target: target.name, seed: seed, timeoutSeconds: timeout)
 
+/// `VmPeak` and `VmHWM` of this process in KiB (peak address space reserved, peak resident).
+func peakMemory() -> (virtualKiB: Int, residentKiB: Int) {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    func field(_ name: String) -> Int {
+        for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
+            return Int(line.dropFirst(name.count + 1).filter(\.isNumber)) ?? -1
+        }
+        return -1
+    }
+    return (field("VmPeak"), field("VmHWM"))
+}
+
+// A replay prints each outcome verbatim (full messages, numbers kept). A file with an
+// expected outcome beside it (`FILE.outcome`, the outcome's text) must give exactly that, or
+// the replay exits 1: a regression that comes back as a different refusal is caught, not only
+// one that crashes.
 if let files = replay {
+    OutcomeStyle.verbatim = true
+    var changed = 0
     for f in files {
         guard let data = FileManager.default.contents(atPath: f) else { fail("cannot read '\(f)'") }
         let outcome = CrashCapture.execute([UInt8](data), target.run)
         print("\(f): \(outcome)")
+        if let expected = FileManager.default.contents(atPath: f + ".outcome") {
+            let want = String(decoding: expected, as: UTF8.self).trimmingCharacters(in: .newlines)
+            if outcome != want {
+                changed += 1
+                FileHandle.standardError.write("techo-fuzz: \(f): the outcome changed\n  expected: \(want)\n  got:      \(outcome)\n".data(using: .utf8)!)
+            }
+        }
     }
-    exit(0)
+    if memory {
+        let m = peakMemory()
+        print("peak memory: \(m.virtualKiB) KiB reserved, \(m.residentKiB) KiB resident")
+    }
+    exit(changed == 0 ? 0 : 1)
 }
 
 let files = corpus(corpusDirs)

@@ -1,4 +1,5 @@
 // Formats are told from bytes, not names; oversized headers are refused before allocation.
+import Foundation
 import TechoCodecs
 import Testing
 
@@ -107,7 +108,8 @@ func craftedJPEG(width: Int, height: Int) throws -> [UInt8] {
         let error = try #require(throws: ImageError.self) { try ImageDecoder.decode(contentsOf: missing) }
         #expect(error.description.hasPrefix(missing + ": cannot read the file"))
 
-        let gifPath = fixturesDirectory + "/../.sniff-test-\(getpid()).png"
+        // In the temporary folder: a test never writes into the source tree.
+        let gifPath = NSTemporaryDirectory() + "/techo-sniff-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).png"
         let f = try #require(fopen(gifPath, "wb"))
         let gif = Array("GIF87a\u{1}\u{0}\u{1}\u{0}".utf8)
         fwrite(gif, 1, gif.count, f)

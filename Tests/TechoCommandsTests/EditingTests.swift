@@ -50,11 +50,16 @@ import Testing
             #expect(r.code == 0, "techo \(args.joined(separator: " ")): \(r.err)")
             return r.out
         }
+        func element(_ page: String, _ id: String) throws -> Element {
+            try #require(try Page.decode(bytes: try ws.bytes("j.techo/pages/\(page).json")).elements.first { $0.id == id }, "no \(id) on \(page)")
+        }
+        func pageIDs() throws -> [Substring] { try ok("page", "list", "j.techo").split(separator: "\n").map { $0.split(separator: "\t")[0] } }
         _ = try ok("init", "j.techo", "--title", "Trip", "--size", "A6", "--dpi", "100", "--paper", "grid")
         #expect(try ok("page", "add", "j.techo") == "p2\n")
         #expect(try ok("page", "add", "j.techo", "--id", "cover", "--after", "p1") == "cover\n")
-        #expect(try ok("page", "list", "j.techo").split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["p1", "cover", "p2"])
+        #expect(try pageIDs() == ["p1", "cover", "p2"])
         _ = try ok("page", "move", "j.techo", "cover", "--to", "1")
+        #expect(try pageIDs() == ["cover", "p1", "p2"])
         #expect(try ws.run("photo", "j.techo", "p1", "photo.jpg").code == 64)
         #expect(try ok("add", "photo", "j.techo", "p1", "photo.jpg", "--width", "40mm", "--frame", "polaroid", "--shadow", "--rotate", "-4") == "photo-1\n")
         #expect(try ok("add", "image", "j.techo", "p1", "star.png", "--id", "star", "--at", "20mm,20mm", "--flip", "h", "--outline", "white,3") == "star\n")
@@ -64,12 +69,26 @@ import Testing
         #expect(try ok("draw", "j.techo", "p1", "--tool", "dash", "--from", "10,200", "--to", "200,200") == "ink-1\n")
         #expect(try ok("draw", "j.techo", "p1", "--tool", "ellipse", "--from", "20,20", "--to", "80,60", "--fill", "rgba(255,0,0,0.3)") == "ink-1\n")
         #expect(try ok("draw", "j.techo", "p1", "--tool", "path", "--path", "M10 10 L50 50 Q 60 20 80 40 Z", "--layer", "new") == "ink-2\n")
+        let starBefore = try element("p1", "star").placement
         _ = try ok("gesture", "j.techo", "p1", "star", "--double-tap", "--pan", "5,-3")
+        // A double tap turns by +90° about the centre (scale, mirror and position stay); the pan moves it.
+        let star = try element("p1", "star").placement
+        #expect(star.rotation == (starBefore.rotation + 90).truncatingRemainder(dividingBy: 360), "\(star)")
+        #expect(star.scale == starBefore.scale && star.flipH && !star.flipV)
+        #expect(abs(star.center.x - starBefore.center.x - 5) < 1e-9 && abs(star.center.y - starBefore.center.y + 3) < 1e-9, "\(star)")
         _ = try ok("raise", "j.techo", "p1", "photo-1", "--top")
         _ = try ok("lower", "j.techo", "p1", "photo-1")
         _ = try ok("background", "j.techo", "p1", "--color", "#f6f0e4", "--paper", "dots", "--spacing", "4mm")
         _ = try ok("set", "j.techo", "p1", "text-1", "--text", "Hello again", "--outline", "white,2")
+        guard case .text(let text) = try element("p1", "text-1").content else { Issue.record("text-1 is not a text"); return }
+        #expect(text.text == "Hello again" && text.outline?.width == 2 && text.outline?.color == .white, "\(text)")
+        #expect(text.color == RGBA(r: 0x5b, g: 0x3a, b: 0x29) && text.align == .center, "set keeps what it was not told to change")
+        // clear --all on a page with content leaves it empty.
+        _ = try ok("add", "text", "j.techo", "p2", "to be cleared")
+        _ = try ok("draw", "j.techo", "p2", "--tool", "line", "--from", "1,1", "--to", "50,50")
+        #expect(try Page.decode(bytes: try ws.bytes("j.techo/pages/p2.json")).elements.count == 2)
         _ = try ok("clear", "j.techo", "p2", "--all")
+        #expect(try Page.decode(bytes: try ws.bytes("j.techo/pages/p2.json")).elements.isEmpty)
         _ = try ok("rm", "j.techo", "p1", "washi-1")
         let shown = try ok("show", "j.techo", "p1")
         #expect(shown.contains("star\timage"))

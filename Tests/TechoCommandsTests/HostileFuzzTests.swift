@@ -8,18 +8,35 @@ import Testing
     static let fuzzer = Workspace.binary.deletingLastPathComponent().appendingPathComponent("techo-fuzz")
     static let corpora = ["Tests/TechoCodecsTests/Fixtures", "Tests/TechoModelTests/Fixtures", "Resources/demo"]
 
-    /// `Fuzz/regressions/TARGET/NAME`: the inputs the fuzzers found, named after what they broke.
-    static let regressions: [String] = {
-        let root = repo.appendingPathComponent("Fuzz/regressions")
+    static let regressionRoot = repo.appendingPathComponent("Fuzz/regressions")
+
+    /// `Fuzz/regressions/TARGET/NAME`: the inputs the fuzzers found, named after what they broke;
+    /// `NAME.outcome` beside each is what its replay must print. An unreadable folder gives no
+    /// cases here, and `everyRegressionIsListedWithItsOutcome` fails on it.
+    static let regressions: [String] = (try? listRegressions()) ?? []
+
+    static func listRegressions() throws -> [String] {
         var out: [String] = []
-        for target in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(target).path)) ?? []
-            where !name.hasPrefix(".") {
+        for target in try FileManager.default.contentsOfDirectory(atPath: regressionRoot.path) {
+            for name in try FileManager.default.contentsOfDirectory(atPath: regressionRoot.appendingPathComponent(target).path)
+            where !name.hasPrefix(".") && !name.hasSuffix(".outcome") {
                 out.append("\(target)/\(name)")
             }
         }
         return out.sorted()
-    }()
+    }
+
+    /// The count is written here so that a lost folder, a lost file or a file added without its
+    /// expected outcome fails, rather than replaying fewer cases and passing.
+    @Test func everyRegressionIsListedWithItsOutcome() throws {
+        let listed = try HostileFuzzTests.listRegressions()
+        #expect(listed.count == 8, "\(listed)")
+        #expect(HostileFuzzTests.regressions == listed)
+        for input in listed {
+            let outcome = HostileFuzzTests.regressionRoot.appendingPathComponent(input + ".outcome")
+            #expect(FileManager.default.fileExists(atPath: outcome.path), "\(input) has no expected outcome")
+        }
+    }
 
     @Test(arguments: ["json", "svg", "png", "jpeg", "heif", "webp", "svgimage", "text", "editor", "operations"])
     func fuzzTargetRunsCleanForAFewSeconds(target: String) throws {
@@ -35,15 +52,53 @@ import Testing
         #expect(found.isEmpty, "techo-fuzz \(target) saved \(found)")
     }
 
+    /// Each regression replays to exactly its expected outcome (the refusal and its message),
+    /// and `techo-fuzz --replay` itself exits 1 when it does not.
     @Test(arguments: regressions)
-    func regressionInputIsHandled(input: String) throws {
+    func regressionInputGivesItsExpectedOutcome(input: String) throws {
         let ws = try Workspace()
         let target = String(input.prefix { $0 != "/" })
-        let file = HostileFuzzTests.repo.appendingPathComponent("Fuzz/regressions/\(input)").path
+        let file = HostileFuzzTests.regressionRoot.appendingPathComponent(input).path
+        let expected = try String(contentsOfFile: file + ".outcome", encoding: .utf8).trimmingCharacters(in: .newlines)
         let (r, timedOut) = try ws.runProcess(HostileFuzzTests.fuzzer.path, [target, "--crashes", ws.dir.path, "--replay", file], timeout: 60)
         #expect(!timedOut, "\(input) hung")
         #expect(r.code == 0, "\(input): exit \(r.code)\n\(r.err.suffix(2000))")
-        #expect(r.out.hasPrefix(file + ": "), "\(r.out)")
+        #expect(r.out == "\(file): \(expected)\n", "\(r.out)")
+        #expect(expected.contains("error: "), "a regression input is refused: \(expected)")
+    }
+
+    /// The replay's own check: the same input paired with another outcome exits 1 and says so.
+    @Test func replayExitsNonZeroOnAChangedOutcome() throws {
+        let ws = try Workspace()
+        let src = HostileFuzzTests.regressionRoot.appendingPathComponent("png/text-chunk-claims-1gb.png")
+        try FileManager.default.copyItem(at: src, to: ws.url("x.png"))
+        try Data("error: something else\n".utf8).write(to: ws.url("x.png.outcome"))
+        let (r, timedOut) = try ws.runProcess(HostileFuzzTests.fuzzer.path, ["png", "--replay", ws.url("x.png").path], timeout: 60)
+        #expect(!timedOut)
+        #expect(r.code == 1, "exit \(r.code)")
+        #expect(r.err.contains("the outcome changed") && r.err.contains("expected: error: something else"), "\(r.err)")
+    }
+
+    /// The PNG findings were an allocation, not a crash: libpng reserved the 1–2 GB each chunk
+    /// claimed (within the fuzzer's 1 MiB file limit) before finding the file short. Replayed in a
+    /// child process, each must reserve no more address space than decoding a valid PNG fixture
+    /// does, give or take 64 MiB (the claims are 16 to 32 times that). One malloc arena
+    /// (`MALLOC_ARENA_MAX=1`): each extra thread arena briefly reserves 128 MiB, which would make
+    /// the peak depend on thread timing, not on the input.
+    @Test(arguments: regressions.filter { $0.hasPrefix("png/") })
+    func pngChunkClaimAllocatesNothingLikeItsClaim(input: String) throws {
+        let ws = try Workspace()
+        func peak(_ file: String) throws -> Int {
+            let (r, timedOut) = try ws.runProcess(
+                HostileFuzzTests.fuzzer.path, ["png", "--crashes", ws.dir.path, "--memory", "--replay", file], timeout: 60, env: ["MALLOC_ARENA_MAX": "1"])
+            #expect(!timedOut && r.code == 0, "\(file): exit \(r.code) \(r.err)")
+            let line = try #require(r.out.split(separator: "\n").first { $0.hasPrefix("peak memory: ") }, "\(r.out)")
+            return try #require(Int(line.dropFirst("peak memory: ".count).prefix { $0.isNumber }))
+        }
+        let baseline = try peak(HostileFuzzTests.repo.appendingPathComponent("Tests/TechoCodecsTests/Fixtures/pngsuite/basn6a08.png").path)
+        let claimed = try peak(HostileFuzzTests.regressionRoot.appendingPathComponent(input).path)
+        #expect(baseline > 0)
+        #expect(claimed - baseline < 64 << 10, "\(input): peak \(claimed) KiB reserved, a valid PNG \(baseline) KiB")
     }
 
     /// The PNG finding end to end: a tiny file claiming a gigabyte-long chunk is refused as

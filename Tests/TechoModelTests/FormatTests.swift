@@ -14,7 +14,10 @@ import Testing
         #expect(bytes.last == 0x0A)
     }
 
-    @Test func pageFileGolden() throws {
+    /// A change detector: `page-golden.json` was written by techo (`TECHO_RECORD=1`), so it
+    /// catches any change to the bytes of a page file, and docs/format.md's examples and the
+    /// round-trip tests above say what the bytes mean.
+    @Test func pageFileIsUnchangedSinceRecorded() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/page-golden.json")
         let bytes = try samplePage().serialized()
         if ProcessInfo.processInfo.environment["TECHO_RECORD"] == "1" {

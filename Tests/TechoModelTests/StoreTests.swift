@@ -150,16 +150,28 @@ func directorySize(_ url: URL) -> Int {
         let (store, _) = try newStore(dir)
         let reader = try JournalStore.open(store.url)
         let done = DispatchSemaphore(value: 0)
+        let lockInode = try #require(
+            (try FileManager.default.attributesOfItem(atPath: store.url.appendingPathComponent(".lock").path)[.systemFileNumber] as? NSNumber)?
+                .uint64Value)
+        var raced = false
         store.faultHook = { stage, path in
             guard stage == .tempWritten, path.hasPrefix("assets/") else { return }
-            // Another thread opens the journal while the temp file waits for its rename.
+            // Another thread opens the journal while the temp file waits for its rename. The
+            // import goes on once the reader has either finished (and, with the bug, removed
+            // the temp file) or is seen waiting for the journal's lock: no fixed sleep that a
+            // loaded machine can outlast, and no run that tests nothing.
             Thread.detachNewThread {
                 _ = try? reader.read(); done.signal()
             }
-            Thread.sleep(forTimeInterval: 0.3)
+            let deadline = Date(timeIntervalSinceNow: 120)
+            while Date() < deadline {
+                if done.wait(timeout: .now() + .milliseconds(5)) == .success { done.signal(); raced = true; return }
+                if waitsForLock(inode: lockInode) { raced = true; return }
+            }
         }
         let ref = try store.importAsset(Array("another sticker".utf8), ext: "png")
         done.wait()
+        #expect(raced, "the reader neither read nor waited for the lock while the temp file was there")
         #expect(FileManager.default.fileExists(atPath: store.url.appendingPathComponent(ref.path).path))
     }
 
@@ -326,4 +338,20 @@ final class LockedCounter: @unchecked Sendable {
     private var n = 0
     func add() { lock.lock(); n += 1; lock.unlock() }
     var value: Int { lock.lock(); defer { lock.unlock() }; return n }
+}
+
+/// Whether a thread or process is blocked waiting for an `flock` on the file with `inode`:
+/// `/proc/locks` lists each waiter with `->` before its lock type.
+func waitsForLock(inode: UInt64) -> Bool {
+    guard let text = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return false }
+    for line in text.split(separator: "\n") where line.contains("->") && line.contains("FLOCK") {
+        let fields = line.split(separator: " ")
+        // id: -> FLOCK ADVISORY WRITE PID MAJ:MIN:INODE START END
+        if let device = fields.first(where: { $0.filter { $0 == ":" }.count == 2 }),
+            let last = device.split(separator: ":").last, UInt64(last) == inode
+        {
+            return true
+        }
+    }
+    return false
 }

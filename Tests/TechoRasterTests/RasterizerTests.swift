@@ -131,11 +131,12 @@ import Testing
         #expect(d[3 * 16 + 7] == 255 && d[3 * 16 + 8] == 0 && d[1 * 16 + 3] == 0)
     }
 
-    @Test func hugeCoordinatesAreCheapAndCorrect() {
+    // How long these take is measured by `make bench`, not here: a wall-clock bound fails when
+    // the machine is loaded, not when the code is slow.
+    @Test func hugeCoordinatesAreCorrect() {
         // A triangle with vertices at ±1e300 covers the whole pixmap.
         var p = Path()
         p.move(to: Point(-1e300, -1e300)); p.line(to: Point(1e300, -1e300)); p.line(to: Point(0, 1e300)); p.close()
-        let start = Date()
         let c = coverage(p, size: 64)
         #expect(c[32 * 64 + 32] == 255)
         #expect(c.allSatisfy { $0 == 255 })
@@ -143,7 +144,6 @@ import Testing
         q.move(to: Point(-1e308, 0)); q.cubic(to: Point(1e308, 10), control1: Point(1e308, -1e308), control2: Point(-1e308, 1e308))
         q.close()
         _ = coverage(q, size: 64)
-        #expect(Date().timeIntervalSince(start) < 2)
     }
 
     @Test func bandsJoinWithoutSeams() {
@@ -169,8 +169,7 @@ import Testing
         #expect(coverage(.rect(Rect(x: 0, y: 0, width: 10, height: 10)), size: 32, transform: bad).allSatisfy { $0 == 0 })
     }
 
-    @Test func hostileStrokesAndImagesAreCheap() {
-        let start = Date()
+    @Test func hostileStrokesAndImagesDrawAndKeepTheInvariants() {
         var p = Pixmap(width: 64, height: 64)
         let wild = Path.polyline([Point(-1e300, 5), Point(1e300, 40), Point(.nan, 3), Point(30, 1e308)])
         p.stroke(wild, style: StrokeStyle(width: 4), paint: Paint(color: .black))
@@ -182,7 +181,6 @@ import Testing
         p.fill(.circle(center: Point(0, 0), radius: 1e12), paint: Paint(color: .black), transform: .translation(32, 32))
         p.checkInvariants()
         #expect(p.pixel(32, 32) == (0, 0, 0, 255))
-        #expect(Date().timeIntervalSince(start) < 5)
     }
 
     @Test func subnormalEdgeHeightsDoNotTrap() {

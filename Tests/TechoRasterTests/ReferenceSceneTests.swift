@@ -5,9 +5,12 @@ import Testing
 
 @testable import TechoRaster
 
-/// Small journal-like scenes compared with committed reference PNGs, exactly: the raster core
-/// is pure integer and float arithmetic, so any change in output is a change in behaviour.
-/// `TECHO_RECORD=1` rewrites the references (and fails).
+/// Small journal-like scenes compared with committed PNGs, exactly: the raster core is pure
+/// integer and float arithmetic, so any change in output is a change in behaviour.
+/// `journal_scene.png` was recorded from techo's own output (`TECHO_RECORD=1` rewrites it, and
+/// fails): a change detector, not a reference. That the raster core draws what it should is
+/// checked against independent references, cairo's renders of the same scenes
+/// (`PrimitiveSceneTests`) and the scalar kernels (`ReferenceKernelTests`).
 @Suite struct ReferenceSceneTests {
     static func sticker() -> Pixmap {
         var s = Pixmap(width: 48, height: 48)
@@ -56,7 +59,7 @@ import Testing
         return page
     }
 
-    @Test func journalSceneMatchesReference() {
+    @Test func journalSceneIsUnchangedSinceRecorded() {
         let check = checkReference(
             Self.journalScene(), reference: Fixtures.url("References/raster/journal_scene.png"),
             name: "raster-journal_scene", tolerance: 0)

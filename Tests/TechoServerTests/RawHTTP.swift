@@ -24,7 +24,7 @@ final class RawConnection {
     let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: UInt16, timeout: Double = 30) throws {
+    init(port: UInt16, address: String = "127.0.0.1", timeout: Double = 30) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError(description: "socket failed") }
         var tv = timeval(tv_sec: Int(timeout), tv_usec: 0)
@@ -32,11 +32,11 @@ final class RawConnection {
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
-        inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr)
+        inet_pton(AF_INET, address, &addr.sin_addr)
         let ok = withUnsafePointer(to: &addr) { p in
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard ok == 0 else { close(fd); throw RawHTTPError(description: "connect to port \(port) failed: errno \(errno)") }
+        guard ok == 0 else { close(fd); throw RawHTTPError(description: "connect to \(address) port \(port) failed: errno \(errno)") }
     }
 
     deinit { close(fd) }
