@@ -519,17 +519,7 @@ extension JSONByteParser {
         defer { second?.join() }
         var past = false
         while true {
-            skipLine(4, noting: &asWritten)
-            let itemStart = pos
-            if let (s, spelled) = try plainStroke(limits: limits) {
-                out.append(.stroke(s))
-                asWritten = asWritten && spelled
-            } else {
-                pos = itemStart
-                out.append(.value(try value(depth: 4)))
-                asWritten = false
-            }
-            if try endOfItem(indent: 4, asWritten: &asWritten) { return out }
+            if try strokeItem(limits: limits, into: &out, asWritten: &asWritten) { return out }
             if let split, let second, !past, pos >= split {
                 // At the boundary the second half starts from: the rest is its. Past it (the
                 // boundary was inside an item, or in another array), the rest is read here.
@@ -545,23 +535,29 @@ extension JSONByteParser {
         }
     }
 
+    /// One item of a strokes array (at indent 4) onto `out`: a plain stroke read here, any
+    /// other as a JSON value. Answers whether the array ended after it.
+    mutating func strokeItem(limits: ModelLimits, into out: inout [PageFileReader.StrokeItem], asWritten: inout Bool) throws -> Bool {
+        skipLine(4, noting: &asWritten)
+        let itemStart = pos
+        if let (s, spelled) = try plainStroke(limits: limits) {
+            out.append(.stroke(s))
+            asWritten = asWritten && spelled
+        } else {
+            pos = itemStart
+            out.append(.value(try value(depth: 4)))
+            asWritten = false
+        }
+        return try endOfItem(indent: 4, asWritten: &asWritten)
+    }
+
     /// The strokes array from `pos` (its items, at indent 4), as `strokeItems` reads it without
     /// halves, and where it ended.
     mutating func strokeItemsToTheEnd(limits: ModelLimits) throws -> (items: [PageFileReader.StrokeItem], asWritten: Bool) {
         var out: [PageFileReader.StrokeItem] = []
         var asWritten = true
         while true {
-            skipLine(4, noting: &asWritten)
-            let itemStart = pos
-            if let (s, spelled) = try plainStroke(limits: limits) {
-                out.append(.stroke(s))
-                asWritten = asWritten && spelled
-            } else {
-                pos = itemStart
-                out.append(.value(try value(depth: 4)))
-                asWritten = false
-            }
-            if try endOfItem(indent: 4, asWritten: &asWritten) { return (out, asWritten) }
+            if try strokeItem(limits: limits, into: &out, asWritten: &asWritten) { return (out, asWritten) }
         }
     }
 
