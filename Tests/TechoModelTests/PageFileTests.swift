@@ -344,11 +344,9 @@ func checkRead(_ bytes: [UInt8], _ context: String) -> PageFileReader.Read? {
     }
 }
 
-/// Long strokes arrays, which the fast reader reads in two halves at once (the second from a
-/// stroke boundary past the middle of the rest of the file): what it reads is what the
-/// complete decoder reads, whether the boundary falls in the array, in a later ink layer's, or
-/// past a stroke the decoder takes; and a damaged number in either half is refused as the
-/// decoder refuses it.
+/// Long strokes arrays (a page of handwriting): what the fast reader reads is what the complete
+/// decoder reads, for one long layer or two, plain strokes or not; and a damaged number
+/// anywhere in them is refused as the decoder refuses it.
 @Suite struct LongInkTests {
     func longPage(seed: UInt64, layers: [Int], plainOnly: Bool) throws -> Page {
         var r = RandomPages(seed: seed)
@@ -364,7 +362,7 @@ func checkRead(_ bytes: [UInt8], _ context: String) -> PageFileReader.Read? {
         return try Page(id: "p1", elements: elements)
     }
 
-    @Test func aLongInkLayerReadsInHalvesAsTheDecoderReadsIt() throws {
+    @Test func aLongInkLayerReadsAsTheDecoderReadsIt() throws {
         for (seed, layers, plain) in [(1, [6000], true), (2, [6000], false), (3, [40, 6000], true), (4, [5000, 5000], false), (5, [9000, 30], true)] {
             let page = try longPage(seed: UInt64(seed), layers: layers, plainOnly: plain)
             let bytes = page.serialized()
@@ -381,7 +379,7 @@ func checkRead(_ bytes: [UInt8], _ context: String) -> PageFileReader.Read? {
         }
     }
 
-    @Test func aDamagedNumberInEitherHalfIsRefusedAsTheDecoderRefusesIt() throws {
+    @Test func aDamagedNumberInALongLayerIsRefusedAsTheDecoderRefusesIt() throws {
         let page = try longPage(seed: 9, layers: [6000], plainOnly: true)
         let good = page.serialized()
         for fraction in [0.2, 0.45, 0.55, 0.8, 0.97] {

@@ -18,12 +18,6 @@
 // number's spelling is checked from its text alone, see `isWriterNumber`), any other element
 // when writing it again gives its bytes.
 
-import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -512,73 +506,20 @@ extension JSONByteParser {
             return out
         }
         pos = start
-        // A long array is read in two halves at once, the second from a stroke boundary past
-        // its middle, on another core.
-        let split = JSONByteParser.cores > 1 ? halfway(from: pos) : nil
-        let second = split.map { SecondHalf(of: self, from: $0, limits: limits) }
-        defer { second?.join() }
-        var past = false
         while true {
-            if try strokeItem(limits: limits, into: &out, asWritten: &asWritten) { return out }
-            if let split, let second, !past, pos >= split {
-                // At the boundary the second half starts from: the rest is its. Past it (the
-                // boundary was inside an item, or in another array), the rest is read here.
-                past = true
-                if pos == split {
-                    let (items, spelled, end) = try second.result()
-                    out += items
-                    asWritten = asWritten && spelled
-                    pos = end
-                    return out
-                }
+            skipLine(4, noting: &asWritten)
+            let itemStart = pos
+            if let (s, spelled) = try plainStroke(limits: limits) {
+                out.append(.stroke(s))
+                asWritten = asWritten && spelled
+            } else {
+                pos = itemStart
+                out.append(.value(try value(depth: 4)))
+                asWritten = false
             }
+            if try endOfItem(indent: 4, asWritten: &asWritten) { return out }
         }
     }
-
-    /// One item of a strokes array (at indent 4) onto `out`: a plain stroke read here, any
-    /// other as a JSON value. Answers whether the array ended after it.
-    mutating func strokeItem(limits: ModelLimits, into out: inout [PageFileReader.StrokeItem], asWritten: inout Bool) throws -> Bool {
-        skipLine(4, noting: &asWritten)
-        let itemStart = pos
-        if let (s, spelled) = try plainStroke(limits: limits) {
-            out.append(.stroke(s))
-            asWritten = asWritten && spelled
-        } else {
-            pos = itemStart
-            out.append(.value(try value(depth: 4)))
-            asWritten = false
-        }
-        return try endOfItem(indent: 4, asWritten: &asWritten)
-    }
-
-    /// The strokes array from `pos` (its items, at indent 4), as `strokeItems` reads it without
-    /// halves, and where it ended.
-    mutating func strokeItemsToTheEnd(limits: ModelLimits) throws -> (items: [PageFileReader.StrokeItem], asWritten: Bool) {
-        var out: [PageFileReader.StrokeItem] = []
-        var asWritten = true
-        while true {
-            if try strokeItem(limits: limits, into: &out, asWritten: &asWritten) { return (out, asWritten) }
-        }
-    }
-
-    /// Where the second half of a long strokes array starting at `from` may start: the line end
-    /// after the writer's `,` between two strokes (`,` newline, eight spaces, `{`) first found
-    /// past the middle of what is left of the file, when that is at least 256 KB.
-    func halfway(from: Int) -> Int? {
-        guard let base = buf.baseAddress, buf.count - from >= 256 * 1024 else { return nil }
-        let needle: [UInt8] = [0x2C, 0x0A] + Array(repeating: 0x20, count: 8) + [0x7B]
-        var i = from + (buf.count - from) / 2
-        while i + needle.count <= buf.count {
-            guard let hit = memchr(base + i, 0x2C, buf.count - i) else { return nil }
-            let k = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            if k + needle.count <= buf.count && memcmp(base + k, needle, needle.count) == 0 { return k + 1 }
-            i = k + 1
-        }
-        return nil
-    }
-
-    /// The machine's cores, once.
-    static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     /// A stroke (indent 4) with only `color`, `opacity`, `points`, `tool` and `width`, each as
     /// `Stroke.decode` takes it without units, and whether its bytes are the writer's; nil for
@@ -744,55 +685,5 @@ extension JSONByteParser {
             asWritten = asWritten && spelled
             return Array(out[...])
         }
-    }
-}
-
-/// The second half of a strokes array, read on a thread of its own while the first half is
-/// read by the caller (`JSONByteParser.strokeItems`). The caller keeps the bytes alive until
-/// `join`.
-private final class SecondHalf: @unchecked Sendable {
-    private let buf: UnsafeBufferPointer<UInt8>
-    private let file: String?
-    private let maxDepth: Int
-    private let start: Int
-    private let limits: ModelLimits
-    private let done = DispatchSemaphore(value: 0)
-    private var joined = false
-    private var outcome: Result<([PageFileReader.StrokeItem], Bool, Int), Error>?
-
-    init(of parser: JSONByteParser, from start: Int, limits: ModelLimits) {
-        buf = parser.buf
-        file = parser.file
-        maxDepth = parser.maxDepth
-        self.start = start
-        self.limits = limits
-        let thread = Thread { [self] in run() }
-        thread.stackSize = 4 << 20
-        thread.start()
-    }
-
-    private func run() {
-        var p = JSONByteParser(buf: buf, file: file, maxDepth: maxDepth)
-        p.pos = start
-        outcome = Result {
-            let (items, spelled) = try p.strokeItemsToTheEnd(limits: limits)
-            return (items, spelled, p.pos)
-        }
-        done.signal()
-    }
-
-    /// Waits for the thread (once).
-    func join() {
-        if !joined {
-            done.wait()
-            joined = true
-        }
-    }
-
-    /// The items, whether their bytes are the writer's, and where the array ended; or the
-    /// error reading them threw, which reading them in order would have thrown there too.
-    func result() throws -> ([PageFileReader.StrokeItem], Bool, Int) {
-        join()
-        return try outcome!.get()
     }
 }
