@@ -1,6 +1,6 @@
 // The selection's actions (flip, a quarter turn, raise, lower, delete) float next to the
-// selection, at every size: below its box when there is room, else above it, kept inside the
-// stage. The buttons are the selection panel's own (moved here once, so their hooks and
+// selection, at every size: below, above, right or left of its box, wherever they cover the
+// least of the other elements on screen, kept inside the stage. The buttons are the selection panel's own (moved here once, so their hooks and
 // handlers are the panel's); the panel keeps the properties. Hidden while a gesture moves the
 // element on the overlay, and while nothing is selected.
 
@@ -36,12 +36,32 @@ export class SelectionBar {
     const box = h.getBoundingClientRect();
     const stage = this.view.stage.getBoundingClientRect();
     const w = this.bar.offsetWidth, hh = this.bar.offsetHeight;
-    // Below the selection (what lies above it, a title, stays reachable), above when no room.
-    let top = box.bottom + GAP;
-    if (top + hh > stage.bottom - 4) top = box.top - GAP - hh;
-    top = Math.max(stage.top + 4, Math.min(top, stage.bottom - hh - 4));
-    let left = box.left + box.width / 2 - w / 2;
-    left = Math.max(stage.left + 4, Math.min(left, stage.right - w - 4));
+    const clamp = (left, top) => ({
+      left: Math.max(stage.left + 4, Math.min(left, stage.right - w - 4)),
+      top: Math.max(stage.top + 4, Math.min(top, stage.bottom - hh - 4)),
+    });
+    const cx = box.left + box.width / 2 - w / 2, cy = box.top + box.height / 2 - hh / 2;
+    // Below the selection, above it, right of it, left of it: the first that covers the least
+    // of the other stickers, texts and photos on screen (so the next one to click stays
+    // reachable), and in the stage.
+    const places = [
+      clamp(cx, box.bottom + GAP), clamp(cx, box.top - GAP - hh), clamp(box.right + GAP, cy), clamp(box.left - GAP - w, cy),
+    ];
+    const others = ((this.editor.state.pageData || {}).elements || [])
+      .filter((e) => e.id !== id && e.type !== 'ink' && !e.hidden)
+      .map((e) => this.view.handle(e.id))
+      .filter(Boolean)
+      .map((el) => el.getBoundingClientRect());
+    const covered = (p) => others.reduce((sum, r) => {
+      const ox = Math.min(p.left + w, r.right) - Math.max(p.left, r.left), oy = Math.min(p.top + hh, r.bottom) - Math.max(p.top, r.top);
+      return sum + (ox > 0 && oy > 0 ? ox * oy : 0);
+    }, 0) + (Math.min(p.left + w, box.right) - Math.max(p.left, box.left) > 0 && Math.min(p.top + hh, box.bottom) - Math.max(p.top, box.top) > 0 ? 1e9 : 0);
+    let best = places[0], least = covered(places[0]);
+    for (const p of places.slice(1)) {
+      const c = covered(p);
+      if (c < least) { best = p; least = c; }
+    }
+    const { left, top } = best;
     this.bar.style.left = `${Math.round(left)}px`;
     this.bar.style.top = `${Math.round(top)}px`;
   }

@@ -10,6 +10,8 @@
 import {
   clampZoom, keepPoint, percentOf, pinchStep, STEP, visibleRegion, wheelZoom, zoomForPercent,
 } from './camera.js';
+import { screenK } from './tools/select-handles.js';
+import { underFingers } from './tools/select.js';
 
 export class Zoom {
   /** `editor`: reads its state, view, api, tool and selection, and its hit test. */
@@ -173,8 +175,12 @@ export class Zoom {
       const hit = this.editor.hitTest(px, py);
       return hit && hit.id === sel.id;
     });
-    // A first finger that took hold of an element (the select tool's gesture) pinches that element.
-    const holding = this.editor.tool.name === 'select' && this.editor.tool.current !== 'idle';
+    // A first finger that took hold of an element (the select tool's gesture) pinches that element,
+    // and so do two fingers down on the paper around the selection (the select tool's
+    // fingerOnPaper); two fingers on the paper away from it zoom.
+    const tool = this.editor.tool;
+    const around = sel && underFingers(sel, this.view.toPage(...pts[0]), this.view.toPage(...pts[1]), screenK(this.view));
+    const holding = tool.name === 'select' && tool.current !== 'idle' && (tool.current !== 'fingerOnPaper' || around);
     if (onSelection || holding) return;
     e.stopPropagation();
     this.editor.tool.cancel();
