@@ -432,11 +432,11 @@ import Testing
     }
 
     /// With TECHO_RECORD=1 (after `make demo`), the README's screenshots: the demo journal in the
-    /// editor at a laptop and a tablet size, written to docs/ (and then the test fails, as every
+    /// editor at a laptop, a tablet and a phone size, written to docs/ (and then the test fails, as every
     /// recording does).
     @Test(
         .enabled(if: ProcessInfo.processInfo.environment["TECHO_RECORD"] == "1"),
-        arguments: [(1440, 900, false, "editor.png"), (1024, 1366, true, "editor-tablet.png")])
+        arguments: [(1440, 900, false, "editor.png"), (1024, 1366, true, "editor-tablet.png"), (390, 844, true, "editor-phone.png")])
     func recordReadmeScreenshots(size: (Int, Int, Bool, String)) throws {
         let demo = Fixtures.url("../../out/demo/kyoto.techo")
         guard FileManager.default.fileExists(atPath: demo.appendingPathComponent("journal.json").path) else {
