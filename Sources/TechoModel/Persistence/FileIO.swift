@@ -74,19 +74,11 @@ enum FileIO {
         syncFolder: Bool = true, onRenamed: () -> Void = {}
     ) throws {
         let dir = url.deletingLastPathComponent()
-        let temp = dir.appendingPathComponent("\(tempPrefix)\(url.lastPathComponent)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StorageError.errno(name, "cannot create a temp file") }
+        let (temp, fd) = try createTemp(for: url, name: name, bytes: bytes)
         var ok = false
         defer { if !ok { unlink(temp.path) } }
         do {
             defer { close(fd) }
-            var done = 0
-            while done < bytes.count {
-                let n = bytes.withUnsafeBytes { b in b.baseAddress.map { Glibc.write(fd, $0 + done, b.count - done) } ?? 0 }
-                if n < 0 { if errno == EINTR { continue }; throw StorageError.errno(name, "cannot write") }
-                done += n
-            }
             if durable { guard fsync(fd) == 0 else { throw StorageError.errno(name, "cannot sync") } }
         }
         if let hook {
@@ -179,12 +171,16 @@ enum FileIO {
             }
         }
         var record = ChangeRecord(seq: seq, removals: [], writes: [])
+        var removed: [URL] = []  // the files of `record.removals`, in order
         var folders = settle
         for w in writes {
             let folder = w.url.deletingLastPathComponent()
             guard let bytes = w.bytes else {
                 temps.append(nil)
-                if let was = FileIdentity.of(w.url.path) { record.removals.append(.init(path: w.name, was: was)) }
+                if let was = FileIdentity.of(w.url.path) {
+                    record.removals.append(.init(path: w.name, was: was))
+                    removed.append(w.url)
+                }
                 continue
             }
             let temp = try createTemp(for: w.url, name: w.name, bytes: bytes)
@@ -210,13 +206,8 @@ enum FileIO {
         if durable {
             folders.insert(slot.url.deletingLastPathComponent().path)
             let sorted = folders.sorted()
-            var dirs: [Int32] = []
+            let dirs = try openFolders(sorted)
             defer { for d in dirs { close(d) } }
-            for folder in sorted {
-                let d = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                guard d >= 0 else { throw StorageError.errno(folder, "cannot open its folder") }
-                dirs.append(d)
-            }
             let files = [(slot.name, fd)] + zip(writes, temps).compactMap { w, t in t.map { (w.name, $0.fd) } }
             if let (i, e) = syncAll(files.map(\.1) + dirs, ignoring: EINVAL) {
                 let what = i < files.count ? files[i].0 : sorted[i - files.count]
@@ -228,8 +219,7 @@ enum FileIO {
         if let hook {
             do { try hook(.renamed, slot.name) } catch { crashed = true; throw error }
         }
-        for removal in record.removals {
-            let url = writes.first { $0.name == removal.path }!.url
+        for (removal, url) in zip(record.removals, removed) {
             if let now = FileIdentity.of(url.path), now.isSameFile(as: removal.was) { try remove(url, name: removal.path, syncFolder: false) }
         }
         for (k, w) in writes.enumerated() {
@@ -271,16 +261,27 @@ enum FileIO {
 
     /// Syncs the folders at `paths` at once.
     static func syncFolders(_ paths: [String]) throws {
-        var fds: [Int32] = []
+        let fds = try openFolders(paths)
         defer { for fd in fds { close(fd) } }
-        for folder in paths {
-            let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard fd >= 0 else { throw StorageError.errno(folder, "cannot open its folder") }
-            fds.append(fd)
-        }
         if let (i, e) = syncAll(fds, ignoring: EINVAL) {
             throw StorageError(path: paths[i], message: "cannot sync its folder: \(String(cString: strerror(e)))")
         }
+    }
+
+    /// The folders at `paths`, opened to be synced (the caller closes them); none is left open
+    /// when one cannot be opened.
+    static func openFolders(_ paths: [String]) throws -> [Int32] {
+        var fds: [Int32] = []
+        for folder in paths {
+            let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else {
+                let e = StorageError.errno(folder, "cannot open its folder")
+                for open in fds { close(open) }
+                throw e
+            }
+            fds.append(fd)
+        }
+        return fds
     }
 
     /// Runs `fsync` on every descriptor at once (one thread each but the last, which the

@@ -28,10 +28,9 @@ public final class JournalStore {
     public var durable = true
     /// The model files as this store last read or wrote them (see `HeldFiles`).
     let held = HeldFiles()
-    /// The latest change record and its slot, as the last lock holder left them.
-    private var latestRecord: (slot: Int, record: ChangeRecord)?
-    /// The records in the slots, as the last lock holder left them.
-    private var records: [ChangeRecord] = []
+    /// The records in the slots and their slots, earliest first, as the last lock holder left
+    /// them.
+    private var records: [(slot: Int, record: ChangeRecord)] = []
 
     static let journalFile = "journal.json"
     static let stateFile = "history/state.json"
@@ -409,16 +408,17 @@ public final class JournalStore {
     /// `onCommitPoint` is called once the record and its temps are on disk: from then on the
     /// change happens, if not now then at the next open.
     private func commit(_ writes: [(path: String, bytes: [UInt8]?)], onCommitPoint: () -> Void = {}) throws {
-        let slot = latestRecord.map { 1 - $0.slot } ?? 0
+        let latest = records.last
+        let slot = latest.map { 1 - $0.slot } ?? 0
         // The folders of both records' files: the latest's renames become durable in this round,
         // so its slot may be used by the change after this one.
-        let settle = Set(records.flatMap { r in (r.writes.map(\.path) + r.removals.map(\.path)).map { file($0).deletingLastPathComponent().path } })
+        let settle = Set(
+            records.flatMap { _, r in (r.writes.map(\.path) + r.removals.map(\.path)).map { file($0).deletingLastPathComponent().path } })
         let name = ChangeRecord.slots[slot]
         let record = try FileIO.commit(
-            slot: (file(name), name), seq: (latestRecord?.record.seq ?? 0) + 1, settle: settle,
+            slot: (file(name), name), seq: (latest?.record.seq ?? 0) + 1, settle: settle,
             writes: writes.map { (file($0.path), $0.path, $0.bytes) }, hook: faultHook, durable: durable, onCommitPoint: onCommitPoint)
-        latestRecord = (slot, record)
-        records = [record]
+        records = [(slot, record)]
     }
 
     /// Writes and removes files, syncing each touched folder once at the end (the files' syncs
@@ -437,8 +437,7 @@ public final class JournalStore {
         }
         let found = readRecords()
         for (_, record) in found where isUnfinished(record) { try finish(record) }
-        latestRecord = found.last
-        records = found.map(\.record)
+        records = found
         for path in strayTempFiles() { try FileIO.remove(file(path), name: path) }
     }
 
