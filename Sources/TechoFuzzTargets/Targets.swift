@@ -15,7 +15,7 @@ func shape(_ error: Error) -> String { "error: " + outcomeShape(String(describin
 
 public enum Targets {
     public static func all(scratch: URL) -> [FuzzTarget] {
-        [json(scratch: scratch), svg, png, jpeg, heif, webp, svgimage, text, editor(scratch: scratch), operations(scratch: scratch)]
+        [json(scratch: scratch), inkfile, svg, png, jpeg, heif, webp, svgimage, text, editor(scratch: scratch), operations(scratch: scratch)]
     }
 
     static let jsonTokens = [
@@ -70,6 +70,38 @@ public enum Targets {
                 return out.joined(separator: "|")
             })
     }
+
+    /// A page as a journal stores it: the page file and its ink file, given as one input, the
+    /// two parts split at the first NUL byte (none: a page file alone).
+    static let inkfile: FuzzTarget = {
+        let sample =
+            #"{"id":"p1","width":400,"height":300,"elements":[{"type":"text","id":"t","text":"hi","at":[10,10]},{"type":"ink","id":"ink-1","strokes":[{"tool":"pencil","width":4,"points":[[0,0,0.5],[10,10,0.7]]},{"tool":"line","from":[0,0],"to":[5,5],"width":2}]},{"type":"ink","id":"ink-2","opacity":0.5,"strokes":[{"tool":"highlighter","width":9,"points":[[3,4]]}]}]}"#
+        var seeds: [[UInt8]] = []
+        if let page = try? Page.decode(bytes: Array(sample.utf8)) {
+            let (file, ink) = page.storedFiles()
+            seeds.append(file + [0] + (ink ?? []))
+            seeds.append(file)
+        }
+        return FuzzTarget(
+            name: "inkfile", summary: "a page file joined with its ink file (Page.decode(pageFile:inkFile:id:))",
+            seeds: seeds, extensions: [],
+            dictionary: (jsonTokens + ["\"p1.ink.json\"", "\"layers\"", "\"bytes\"", "\n      \"strokes\": ", "\n    {"]).map { Array($0.utf8) },
+            maxLength: 64 << 10,
+            run: { bytes in
+                let cut = bytes.firstIndex(of: 0)
+                let file = Array(bytes[..<(cut ?? bytes.count)])
+                let ink = cut.map { Array(bytes[($0 + 1)...]) }
+                do {
+                    let page = try Page.decode(pageFile: file, inkFile: ink, id: "p1")
+                    // What reads must write as two files that read back as the same page.
+                    let (f, i) = page.storedFiles()
+                    guard let again = try? Page.decode(pageFile: f, inkFile: i, id: "p1"), again == page else {
+                        fatalError("a page does not read back from the files techo writes for it")
+                    }
+                    return "page ok \(i == nil ? "whole" : "apart")"
+                } catch { return shape(error) }
+            })
+    }()
 
     static let svg = FuzzTarget(
         name: "svg", summary: "SVG path data (Path(svgPathData:)), flattened",

@@ -243,6 +243,11 @@ func moveBench() {
         if baseline != nil {
             try? FileManager.default.removeItem(at: baseJournal)
             try FileManager.default.copyItem(at: journal, to: baseJournal)
+            // The journal is made with its page file whole, as a version 1 techo reads it.
+            let jpath = baseJournal.appendingPathComponent("journal.json")
+            let text = try String(contentsOf: jpath, encoding: .utf8)
+            try text.replacingOccurrences(of: "\"techo\": \(Journal.currentFormatVersion)", with: "\"techo\": 1").write(
+                to: jpath, atomically: true, encoding: .utf8)
         }
 
         // (a) and (b), alternated run by run so all see the same machine.
@@ -265,6 +270,10 @@ func moveBench() {
                 format: "      the move adds %.1f ms wall, %.1f ms CPU to start-up (medians of %d, each after a warm-up)",
                 (median(g.map(\.seconds)) - median(v.map(\.seconds))) * 1000, (median(g.map(\.cpu)) - median(v.map(\.cpu))) * 1000, g.count)
         }
+        func size(_ name: String) -> Double {
+            Double((try? FileManager.default.attributesOfItem(atPath: journal.path + "/pages/" + name)[.size] as? NSNumber)?.intValue ?? 0) / 1e6
+        }
+        print(String(format: "  after the first move: page file %.3f MB, ink file %.2f MB", size("p1.json"), size("p1.ink.json")))
         print("  (a) techo --version                  wall \(ms(version.map(\.seconds))), CPU \(ms(version.map(\.cpu)))")
         print("  (b) techo gesture --pan (CLI)        wall \(ms(gesture.map(\.seconds))), CPU \(ms(gesture.map(\.cpu)))")
         print(added(gesture, version))

@@ -1,6 +1,7 @@
 // Runs the built `techo` binary as a user would, in a scratch folder, and reads what it wrote.
 import Foundation
 import TechoCodecs
+import TechoModel
 import TechoRaster
 import TechoTestSupport
 
@@ -32,6 +33,16 @@ final class Workspace {
 
     func url(_ relative: String) -> URL { dir.appendingPathComponent(relative) }
     func bytes(_ relative: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: url(relative))) }
+    /// The page stored at `relative` (`J.techo/pages/ID.json`) as techo reads it: with the
+    /// strokes of its ink file.
+    func storedPage(_ relative: String) throws -> Page {
+        let file = url(relative)
+        let id = file.deletingPathExtension().lastPathComponent
+        guard let page = try JournalStore.open(file.deletingLastPathComponent().deletingLastPathComponent()).read().pages[id] else {
+            throw StorageError(path: relative, message: "no such page")
+        }
+        return page
+    }
     func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: url(relative).path) }
 
     /// Writes a solid-colour PNG of `w`×`h` (straight RGBA).

@@ -13,7 +13,7 @@ import Testing
     }
 
     func lastAsset(_ ws: Workspace) throws -> AssetRef {
-        let page = try Page.decode(bytes: try ws.bytes("j.techo/pages/p1.json"))
+        let page = try ws.storedPage("j.techo/pages/p1.json")
         switch try #require(page.elements.last).content {
         case .photo(let p): return p.image.asset
         case .image(let i): return i.asset

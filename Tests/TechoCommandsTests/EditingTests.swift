@@ -16,7 +16,7 @@ import Testing
         // A pinch about a focal point keeps that point fixed and moves the centre.
         let g = try ws.run("gesture", "j.techo", "p1", "image-1", "--pinch", "1.5", "--around", "120,90", "--rotate", "90")
         #expect(g.code == 0, "\(g.err)")
-        let page = try Page.decode(bytes: try ws.bytes("j.techo/pages/p1.json"))
+        let page = try ws.storedPage("j.techo/pages/p1.json")
         let e = try #require(page.elements.first)
         let focal = e.placement.transform.inverted()!.apply(.init(120, 90))
         let original = try Placement(center: .init(100, 80), scale: 2).transform.inverted()!.apply(.init(120, 90))
@@ -51,7 +51,7 @@ import Testing
             return r.out
         }
         func element(_ page: String, _ id: String) throws -> Element {
-            try #require(try Page.decode(bytes: try ws.bytes("j.techo/pages/\(page).json")).elements.first { $0.id == id }, "no \(id) on \(page)")
+            try #require(try ws.storedPage("j.techo/pages/\(page).json").elements.first { $0.id == id }, "no \(id) on \(page)")
         }
         func pageIDs() throws -> [Substring] { try ok("page", "list", "j.techo").split(separator: "\n").map { $0.split(separator: "\t")[0] } }
         _ = try ok("init", "j.techo", "--title", "Trip", "--size", "A6", "--dpi", "100", "--paper", "grid")
@@ -86,15 +86,15 @@ import Testing
         // clear --all on a page with content leaves it empty.
         _ = try ok("add", "text", "j.techo", "p2", "to be cleared")
         _ = try ok("draw", "j.techo", "p2", "--tool", "line", "--from", "1,1", "--to", "50,50")
-        #expect(try Page.decode(bytes: try ws.bytes("j.techo/pages/p2.json")).elements.count == 2)
+        #expect(try ws.storedPage("j.techo/pages/p2.json").elements.count == 2)
         _ = try ok("clear", "j.techo", "p2", "--all")
-        #expect(try Page.decode(bytes: try ws.bytes("j.techo/pages/p2.json")).elements.isEmpty)
+        #expect(try ws.storedPage("j.techo/pages/p2.json").elements.isEmpty)
         _ = try ok("rm", "j.techo", "p1", "washi-1")
         let shown = try ok("show", "j.techo", "p1")
         #expect(shown.contains("star\timage"))
         #expect(shown.contains("photo-1\tphoto"))
         #expect(!shown.contains("washi-1"))
-        let page = try Page.decode(bytes: try ws.bytes("j.techo/pages/p1.json"))
+        let page = try ws.storedPage("j.techo/pages/p1.json")
         #expect(page.elements.map(\.id) == ["star", "text-1", "ink-1", "photo-1", "ink-2"])
         #expect(page.background.paper?.pattern == .dots)
         #expect(try ok("check", "j.techo") == "j.techo: ok\n")

@@ -38,7 +38,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["json", "svg", "png", "jpeg", "heif", "webp", "svgimage", "text", "editor", "operations"])
+    @Test(arguments: ["json", "inkfile", "svg", "png", "jpeg", "heif", "webp", "svgimage", "text", "editor", "operations"])
     func fuzzTargetRunsCleanForAFewSeconds(target: String) throws {
         let ws = try Workspace()
         let args =

@@ -29,7 +29,7 @@ import Testing
     }
 
     func assetBytes(_ ws: Workspace) throws -> [UInt8] {
-        let page = try Page.decode(bytes: try ws.bytes("j.techo/pages/p1.json"))
+        let page = try ws.storedPage("j.techo/pages/p1.json")
         guard case .photo(let p) = try #require(page.elements.last).content else { throw CocoaError(.fileReadCorruptFile) }
         return try ws.bytes("j.techo/" + p.image.asset.path)
     }

@@ -14,7 +14,7 @@ import Testing
         return r.out
     }
 
-    func page(_ ws: Workspace, _ id: String = "p1") throws -> Page { try Page.decode(bytes: try ws.bytes("j.techo/pages/\(id).json")) }
+    func page(_ ws: Workspace, _ id: String = "p1") throws -> Page { try ws.storedPage("j.techo/pages/\(id).json") }
 
     func element(_ ws: Workspace, _ id: String) throws -> Element {
         try #require(try page(ws).elements.first { $0.id == id }, "no element \(id)")
@@ -56,7 +56,7 @@ import Testing
         let p = try page(ws)
         #expect(p.size.width == 827 && p.size.height == 583, "\(p.size)")
         _ = try ok(ws, "init", "u.techo", "--size", "A5", "--dpi", "100")
-        let u = try Page.decode(bytes: try ws.bytes("u.techo/pages/p1.json"))
+        let u = try ws.storedPage("u.techo/pages/p1.json")
         #expect(u.size.width == 583 && u.size.height == 827, "\(u.size)")
     }
 

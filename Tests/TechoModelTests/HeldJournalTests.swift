@@ -219,7 +219,7 @@ func overwriteInPlace(_ url: URL, _ bytes: [UInt8]) throws {
             at: dir.url.appendingPathComponent("j.techo"), journal: Journal(pageOrder: ["p1"], settings: JournalSettings(historyLimit: 1000)),
             pages: [page], assets: [asset])
         store.durable = false
-        let original = fileBytes(store, "pages/p1.json")
+        let original = wholeBytes(store, "p1")
         var expected = page
         var rng = SeededRNG(seed: 9)
         for i in 0..<120 {
@@ -237,12 +237,12 @@ func overwriteInPlace(_ url: URL, _ bytes: [UInt8]) throws {
             }
             try change(&expected)
             try store.transaction(description: "change \(i)") { _, pages in try change(&pages["p1"]!) }
-            let bytes = fileBytes(store, "pages/p1.json")
+            let bytes = wholeBytes(store, "p1")
             #expect(bytes == expected.json.serializedBytes(), "change \(i)")
             #expect(try store.read().pages["p1"] == (try JournalStore.open(store.url).read().pages["p1"]))
         }
         while try store.undo() != nil {}
-        #expect(fileBytes(store, "pages/p1.json") == original)
+        #expect(wholeBytes(store, "p1") == original)
         #expect(store.check() == [])
     }
 }

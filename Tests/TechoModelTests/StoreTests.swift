@@ -32,6 +32,9 @@ func newStore(_ dir: TempDir, elements: Int = 4, historyLimit: Int = 100) throws
     return (store, asset)
 }
 
+/// Page `id`'s bytes whole, as the store holds it: its page file joined with its ink file.
+func wholeBytes(_ store: JournalStore, _ id: String) -> [UInt8]? { try? store.readWhole("pages/\(id).json")?.bytes }
+
 func fileBytes(_ store: JournalStore, _ path: String) -> [UInt8]? {
     FileManager.default.contents(atPath: store.url.appendingPathComponent(path).path).map { [UInt8]($0) }
 }
@@ -179,7 +182,7 @@ func directorySize(_ url: URL) -> Int {
         let dir = TempDir()
         defer { dir.cleanup() }
         let (store, _) = try newStore(dir)
-        try Data(#"{"techo": 2, "title": "", "pages": ["p1"]}"#.utf8).write(to: store.url.appendingPathComponent("journal.json"))
+        try Data(#"{"techo": 3, "title": "", "pages": ["p1"]}"#.utf8).write(to: store.url.appendingPathComponent("journal.json"))
         #expect(throws: FormatVersionError.self) { try JournalStore.open(store.url) }
     }
 

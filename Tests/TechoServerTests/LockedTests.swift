@@ -6,8 +6,9 @@
 import Foundation
 import Techo
 import TechoCommands
-import TechoModel
 import Testing
+
+@testable import TechoModel
 
 @Suite struct LockedTests {
     func journal(_ name: String = #function) throws -> ServedJournal {
@@ -17,7 +18,8 @@ import Testing
         return s
     }
 
-    func pageBytes(_ s: ServedJournal) throws -> [UInt8] { [UInt8](try Data(contentsOf: s.journal.appendingPathComponent("pages/p1.json"))) }
+    /// The page's bytes whole: its page file joined with its ink file.
+    func pageBytes(_ s: ServedJournal) throws -> [UInt8] { try #require(try JournalStore.open(s.journal).readWhole("pages/p1.json")?.bytes) }
 
     @Test(arguments: ["text-1", "ink-1"])
     func lockingWritesTheSameBytesFromEachFrontEndAndReadsBack(id: String) throws {

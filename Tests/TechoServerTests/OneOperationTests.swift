@@ -4,8 +4,9 @@
 import Foundation
 import Techo
 import TechoCommands
-import TechoModel
 import Testing
+
+@testable import TechoModel
 
 @Suite struct OneOperationTests {
     /// A served journal with a text sticker, a photo and an ink layer.
@@ -19,7 +20,8 @@ import Testing
         return s
     }
 
-    func pageBytes(_ s: ServedJournal) throws -> [UInt8] { [UInt8](try Data(contentsOf: s.journal.appendingPathComponent("pages/p1.json"))) }
+    /// The page's bytes whole: its page file joined with its ink file.
+    func pageBytes(_ s: ServedJournal) throws -> [UInt8] { try #require(try JournalStore.open(s.journal).readWhole("pages/p1.json")?.bytes) }
 
     /// Makes the change three ways from the same state and returns the three page files.
     func threeWays(_ s: ServedJournal, id: String, cli: [String], json: String, patch: ElementPatch) throws -> [[UInt8]] {

@@ -77,7 +77,8 @@ final class ServedJournal {
 
     /// The stored page.
     func page(_ id: String = "p1") throws -> Page {
-        try Page.decode(bytes: [UInt8](try Data(contentsOf: journal.appendingPathComponent("pages/\(id).json"))))
+        guard let page = try JournalStore.open(journal).read().pages[id] else { throw StorageError(path: "pages/\(id).json", message: "no such page") }
+        return page
     }
 
     func assets() -> [String] {

@@ -17,12 +17,13 @@ public struct JournalSettings: Hashable, Sendable {
 /// ## Guarantees
 /// `pageOrder` holds valid, unique page ids; `formatVersion` is one this build reads.
 public struct Journal: Hashable, Sendable {
-    /// The file-format version this build reads and writes.
-    public static let currentFormatVersion = 1
+    /// The file-format version this build reads and writes: 2 since ink strokes can be in a
+    /// page's ink file (`pages/<id>.ink.json`); version 1 files are read as they are.
+    public static let currentFormatVersion = 2
 
     /// Title. Default "".
     public var title: String
-    /// File-format version (`"techo"` in the files). Default 1.
+    /// File-format version (`"techo"` in the files). Always `currentFormatVersion`.
     public var formatVersion: Int
     /// Page ids in reading order.
     public var pageOrder: [String]

@@ -36,13 +36,21 @@ extension JournalStore {
                 guard let bytes = try FileIO.readFile(file(path), name: path, limit: limits.json.maxBytes) else {
                     add(path, "missing, but the page order lists page \"\(id)\""); continue
                 }
-                let page = try Page.decode(bytes: bytes, file: path, limits: limits)
+                let inkPath = InkFile.path(page: id)
+                let ink = try FileIO.readFile(file(inkPath), name: inkPath, limit: limits.json.maxBytes)
+                let (whole, unused) = try InkFile.join(page: bytes, ink: ink, id: id, limits: limits)
+                for layer in unused { add(inkPath, "holds strokes for \"\(layer)\", which is no ink layer of \(path)") }
+                let page = try Page.decode(bytes: whole, file: path, limits: limits)
                 try page.checkElementCount(file: path, limits: limits)
                 if page.id != id { add(path, "holds page \"\(page.id)\", expected \"\(id)\"") }
                 for a in page.assets { assets[a, default: []].append(path) }
             } catch { add(path, "does not decode: \(error)") }
         }
         for name in FileIO.list(file("pages")) where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            if let id = InkFile.page(ofPath: "pages/\(name)") {
+                if !order.contains(id) { add("pages/\(name)", "is the ink file of page \"\(id)\", which is not in the page order of journal.json") }
+                continue
+            }
             let id = String(name.dropLast(5))
             if !order.contains(id) { add("pages/\(name)", "is not in the page order of journal.json") }
         }

@@ -21,6 +21,12 @@ struct HeldFile {
     /// Its identity when those bytes were read, nil when the store wrote them (its identity was
     /// not taken).
     var identity: FileIdentity?
+    /// For a page, its ink file's identity when read with it (nil: there was none, or the
+    /// store wrote it).
+    var inkIdentity: FileIdentity?
+    /// For a page, the page file and ink file as they are on disk (`InkFile`): `bytes` is the
+    /// page whole. Nil when not known.
+    var disk: (page: [UInt8], ink: [UInt8]?)?
     /// Whether `identity` was taken when the file was already older than the racy window, so
     /// that a file with that identity now holds these bytes without being read.
     var settled = false
@@ -68,21 +74,56 @@ final class HeldFiles: @unchecked Sendable {
     /// The file at `path` of `folder`, from what is held when the file on disk is still the
     /// one held (its settled identity unchanged, or its bytes the same), else read and decoded
     /// with `decode`, and held. Nil when the file does not exist.
-    func load(_ path: String, in folder: URL, limit: Int, decode: ([UInt8]) throws -> (HeldFile.Model, [Range<Int>?])) throws -> HeldFile? {
+    ///
+    /// With `ink`, the file is a page file and `ink` its ink file (`InkFile`): both are read, the
+    /// page is held whole (`join`), and it is the one held only while both files are.
+    func load(
+        _ path: String, in folder: URL, limit: Int, ink: (path: String, join: ([UInt8], [UInt8]?) throws -> [UInt8])? = nil,
+        decode: ([UInt8]) throws -> (HeldFile.Model, [Range<Int>?])
+    ) throws -> HeldFile? {
         let url = folder.appendingPathComponent(path)
+        let inkURL = ink.map { folder.appendingPathComponent($0.path) }
         let old = self[path]
-        if let old, old.settled, let id = old.identity, FileIdentity.of(url.path) == id { return old }
+        if let old, old.settled, let id = old.identity, FileIdentity.of(url.path) == id,
+            inkURL.map({ FileIdentity.of($0.path) == old.inkIdentity }) ?? true
+        {
+            return old
+        }
         guard let (bytes, st) = try FileIO.readFileAndStat(url, name: path, limit: limit) else { return nil }
         let identity = FileIdentity(st)
-        let settled = identity.isOlder(than: SourceIndex.racyWindowNanoseconds, at: FileIdentity.now())
-        if var same = old, bytesEqual(same.bytes, bytes) {
+        let now = FileIdentity.now()
+        var settled = identity.isOlder(than: SourceIndex.racyWindowNanoseconds, at: now)
+        var whole = bytes
+        var inkBytes: [UInt8]?
+        var inkIdentity: FileIdentity?
+        if let ink, let inkURL {
+            if let (b, ist) = try FileIO.readFileAndStat(inkURL, name: ink.path, limit: limit) {
+                inkBytes = b
+                let i = FileIdentity(ist)
+                inkIdentity = i
+                settled = settled && i.isOlder(than: SourceIndex.racyWindowNanoseconds, at: now)
+            }
+            // Two files as held are the page held, without joining them again.
+            if var same = old, let d = same.disk, bytesEqual(bytes, d.page), inkBytes == nil ? d.ink == nil : bytesEqual(inkBytes!, d.ink) {
+                same.identity = identity
+                same.inkIdentity = inkIdentity
+                same.settled = settled
+                self[path] = same
+                return same
+            }
+            whole = try ink.join(bytes, inkBytes)
+        }
+        let disk = ink == nil ? nil : (page: bytes, ink: inkBytes)
+        if var same = old, bytesEqual(same.bytes, whole) {
             same.identity = identity
+            same.inkIdentity = inkIdentity
             same.settled = settled
+            same.disk = disk
             self[path] = same
             return same
         }
-        let (model, elements) = try decode(bytes)
-        let file = HeldFile(bytes: bytes, identity: identity, settled: settled, model: model, elements: elements)
+        let (model, elements) = try decode(whole)
+        let file = HeldFile(bytes: whole, identity: identity, inkIdentity: inkIdentity, disk: disk, settled: settled, model: model, elements: elements)
         self[path] = file
         return file
     }

@@ -98,7 +98,10 @@ public final class JournalStore {
             try page.checkElementCount(file: pagePath(page.id), limits: limits)
             let missing = page.assets.filter { !FileManager.default.fileExists(atPath: store.file($0.path).path) }
             if let m = missing.sorted().first { throw StorageError(path: pagePath(page.id), message: "uses \(m.path), which was not imported") }
-            try FileIO.writeAtomically(page.serialized(), to: store.file(pagePath(page.id)), name: pagePath(page.id), hook: nil)
+            let (whole, spans) = PageFileWriter.serialize(page)
+            let (file, ink) = InkFile.split(whole, page: page.id, layers: InkFile.layers(of: page, at: spans))
+            try FileIO.writeAtomically(file, to: store.file(pagePath(page.id)), name: pagePath(page.id), hook: nil)
+            if let ink { try FileIO.writeAtomically(ink, to: store.file(InkFile.path(page: page.id)), name: InkFile.path(page: page.id), hook: nil) }
         }
         try FileIO.writeAtomically(HistoryState().json.serializedBytes(), to: store.file(stateFile), name: stateFile, hook: nil)
         try FileIO.writeAtomically(journal.serialized(), to: store.file(journalFile), name: journalFile, hook: nil)
@@ -148,7 +151,10 @@ public final class JournalStore {
         var pages: PageSet = [:]
         for id in journal.pageOrder {
             let path = JournalStore.pagePath(id)
-            let pageFile = try held.load(path, in: url, limit: limits.json.maxBytes) { bytes in
+            let ink = (
+                path: InkFile.path(page: id), join: { (page: [UInt8], ink: [UInt8]?) in try InkFile.join(page: page, ink: ink, id: id, limits: limits).whole }
+            )
+            let pageFile = try held.load(path, in: url, limit: limits.json.maxBytes, ink: ink) { bytes in
                 // As Page.decode(bytes:), keeping what the fast reader saw of each element's bytes.
                 if let read = PageFileReader.read(bytes, file: path, limits: limits) {
                     return (.page(read.page), zip(read.elements, read.asWritten).map { $1 ? $0 : nil })
@@ -195,12 +201,21 @@ public final class JournalStore {
             for a in importing {
                 if try writeAsset(a) { created.append(a.ref) }
             }
-            let (changed, written) = try changedFiles(journal: journal, pages: pages, raw: raw, held: files)
-            var writes = changed
-            if writes.isEmpty { return result }
+            let (changed, wholes) = try changedFiles(journal: journal, pages: pages, raw: raw, held: files)
+            var written = wholes
+            if changed.isEmpty { return result }
             var state = try readState()
             let n = state.current + 1
-            let step = HistoryStep(description: description, files: writes.map { w in (w.path, LineDiff(from: raw[w.path], to: w.bytes)) })
+            let step = HistoryStep(description: description, files: changed.map { w in (w.path, LineDiff(from: raw[w.path], to: w.bytes)) })
+            // The page files and ink files that stand for the pages written, from the ink layers'
+            // places the writer knows.
+            var layers: [String: [(id: String, span: Range<Int>)]] = [:]
+            for (path, f) in wholes {
+                guard let page = f.page, f.elements.count == page.elements.count else { continue }
+                let spans = f.elements.compactMap { $0 }
+                if spans.count == page.elements.count { layers[path] = InkFile.layers(of: page, at: spans) }
+            }
+            var writes = diskWrites(changed, layers: layers, disk: files.compactMapValues(\.disk), written: &written)
             // Drop the redo branch, then the oldest steps beyond the limit.
             for k in stride(from: state.top, to: state.current, by: -1) where k > n { writes.append((JournalStore.stepPath(k), nil)) }
             writes.append((JournalStore.stepPath(n), step.json.serializedBytes()))
@@ -214,6 +229,67 @@ public final class JournalStore {
             for w in changed where w.path != JournalStore.journalFile { held[w.path] = written[w.path] }
             return result
         }
+    }
+
+    /// The files on disk that stand for `changed`, files as the store holds them (pages whole):
+    /// each page as its page file and ink file (`InkFile`), leaving out a file `disk` (what is on
+    /// disk now, by page) already holds as it would be written. `layers` gives a page's ink
+    /// layers' places in its whole bytes; without them they are found by their layout. What is
+    /// now on disk goes into `written`'s pages.
+    private func diskWrites(
+        _ changed: [(path: String, bytes: [UInt8]?)], layers: [String: [(id: String, span: Range<Int>)]],
+        disk: [String: (page: [UInt8], ink: [UInt8]?)], written: inout [String: HeldFile]
+    ) -> [(path: String, bytes: [UInt8]?)] {
+        var out: [(path: String, bytes: [UInt8]?)] = []
+        for w in changed {
+            guard let id = JournalStore.pageID(ofPath: w.path) else {
+                out.append(w)
+                continue
+            }
+            let inkPath = InkFile.path(page: id)
+            let inkOnDisk = FileIdentity.of(file(inkPath).path) != nil
+            guard let bytes = w.bytes else {
+                out.append(w)
+                if inkOnDisk { out.append((inkPath, nil)) }
+                continue
+            }
+            let now = disk[w.path]
+            let cuts = InkFile.cuts(bytes, layers: layers[w.path])
+            let page = InkFile.pageFile(bytes, cuts: cuts, page: id)
+            if now == nil || !bytesEqual(page, now?.page) { out.append((w.path, page)) }
+            var ink: [UInt8]?
+            if !cuts.isEmpty {
+                // The strokes are compared where they are, so an unchanged ink file is not built.
+                if inkOnDisk, let old = now?.ink, InkFile.inkFile(old, holds: bytes, cuts: cuts) {
+                    ink = old
+                } else {
+                    ink = InkFile.inkFile(bytes, cuts: cuts)
+                    out.append((inkPath, ink))
+                }
+            } else if inkOnDisk {
+                out.append((inkPath, nil))
+            }
+            written[w.path]?.disk = (page, ink)
+        }
+        return out
+    }
+
+    /// The page whose file (whole, as history and transactions name it) `path` is.
+    static func pageID(ofPath path: String) -> String? {
+        guard path.hasPrefix("pages/"), path.hasSuffix(".json"), InkFile.page(ofPath: path) == nil else { return nil }
+        let id = String(path.dropFirst(6).dropLast(5))
+        return Identifier.isValid(id) ? id : nil
+    }
+
+    /// A model file as the store holds it: a page whole (its page file joined with its ink
+    /// file), anything else as it is; and, for a page, the two files as they are. Nil when
+    /// the file does not exist.
+    func readWhole(_ path: String) throws -> (bytes: [UInt8], disk: (page: [UInt8], ink: [UInt8]?)?)? {
+        guard let bytes = try FileIO.readFile(file(path), name: path, limit: limits.json.maxBytes) else { return nil }
+        guard let id = JournalStore.pageID(ofPath: path) else { return (bytes, nil) }
+        let inkPath = InkFile.path(page: id)
+        let ink = try FileIO.readFile(file(inkPath), name: inkPath, limit: limits.json.maxBytes)
+        return (try InkFile.join(page: bytes, ink: ink, id: id, limits: limits).whole, (bytes, ink))
     }
 
     /// The files a transaction's result changes, validated, and the pages among them as they
@@ -317,15 +393,19 @@ public final class JournalStore {
                 throw StorageError(path: stepPath, message: "missing history step")
             }
             let step = try HistoryStep.decode(sbytes, file: stepPath)
-            var writes: [(path: String, bytes: [UInt8]?)] = []
+            var changed: [(path: String, bytes: [UInt8]?)] = []
+            var disk: [String: (page: [UInt8], ink: [UInt8]?)] = [:]
             for (path, diff) in step.files {
-                let current = try FileIO.readFile(file(path), name: path, limit: limits.json.maxBytes)
-                guard let lines = (forward ? diff : diff.inverted).apply(to: LineDiff.lines(current)) else {
+                let current = try readWhole(path)
+                disk[path] = current?.disk
+                guard let lines = (forward ? diff : diff.inverted).apply(to: LineDiff.lines(current?.bytes)) else {
                     throw StorageError(
                         path: path, message: "changed outside techo since step \(n) (\"\(step.description)\"); cannot \(forward ? "redo" : "undo") it")
                 }
-                writes.append((path, LineDiff.bytes(lines)))
+                changed.append((path, LineDiff.bytes(lines)))
             }
+            var written: [String: HeldFile] = [:]
+            var writes = diskWrites(changed, layers: [:], disk: disk, written: &written)
             state.current = forward ? n : n - 1
             writes.append((JournalStore.stateFile, state.json.serializedBytes()))
             try commit(writes)

@@ -72,7 +72,7 @@ extension JournalStore {
     /// Whether a record may write `path`: a page, `journal.json`, a history step or the
     /// history's state.
     static func isRecordPath(_ path: String) -> Bool {
-        isManagedPath(path) || path == stateFile
+        isManagedPath(path) || InkFile.page(ofPath: path) != nil || path == stateFile
             || (path.hasPrefix("history/") && path.hasSuffix(".json") && Int(path.dropFirst(8).dropLast(5)) != nil)
     }
 }
