@@ -49,10 +49,32 @@ extension EditorServer {
             200,
             [
                 "revision": .number(Double(s.revision)),
-                "page": p.json,
+                "page": Self.pageAnswer(p),
                 "width": .number(size.width), "height": .number(size.height),
                 "elements": .array(try p.elements.map(summary)),
             ])
+    }
+
+    /// The page file's JSON as `GET /api/pages/ID` answers it: each ink layer's `strokes` is the
+    /// number of its strokes, not the strokes (most of a page of handwriting's bytes: 1.4 MB of
+    /// the crowded page's 1.46 MB answer, read again after every change; the editor draws
+    /// techo's render of them).
+    static func pageAnswer(_ p: Page) -> JSONValue {
+        var shown = p
+        var counts: [Int: Int] = [:]
+        for (i, e) in p.elements.enumerated() {
+            guard case .ink(let ink) = e.content else { continue }
+            counts[i] = ink.strokes.count
+            shown.elements[i].content = .ink(InkContent())
+        }
+        guard !counts.isEmpty, case .object(var o) = shown.json, case .array(var elements)? = o["elements"] else { return shown.json }
+        for (i, n) in counts {
+            guard case .object(var e) = elements[i] else { continue }
+            e["strokes"] = .number(Double(n))
+            elements[i] = .object(e)
+        }
+        o["elements"] = .array(elements)
+        return .object(o)
     }
 
     /// An element's box: `transform` maps its own box (centre origin, `size`) to the page.

@@ -88,4 +88,38 @@ extension EditorBrowserTests {
         let history = try Techo.run(["history", f.journal.path], in: f.folder)
         #expect(history.contains("gesture \(id)"), "\(history)")
     }
+
+    /// Pointer released → the new render on screen, on the crowded page and on the fixture's
+    /// page, by the editor's own clock (`techoEditor.timings`: the gesture POST, the reads, the
+    /// decode and the swap), over nine drags each. Printed (`release to render …`), not
+    /// asserted: a wall-clock figure on a shared machine is a measurement.
+    @Test func releaseToRenderIsMeasuredOnTheCrowdedPage() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("techo-crowded-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        for (what, journal) in [("the crowded page", try Self.crowdedJournal(in: work)), ("the fixture's page", nil)] {
+            let f = try EditorFixture(journal: journal)
+            let pageW = try f.tab.number("techoEditor.view.page.width"), pageH = try f.tab.number("techoEditor.view.page.height")
+            let b = try f.tab.box("[data-techo-page]")
+            let id = journal == nil ? "tomato" : "s30"
+            var moves = 0
+            for i in 0..<9 {
+                let t = try #require(try f.tab.evaluate("techoEditor.elementById('\(id)').transform") as? [NSNumber], "no \(id)").map(\.doubleValue)
+                let c = ((b.x + t[4] * b.w / pageW).rounded(), (b.y + t[5] * b.h / pageH).rounded())
+                let d: Double = i % 2 == 0 ? 24 : -24
+                try f.tab.drag(from: c, to: (c.0 + d, c.1 + d / 2), steps: 8)
+                moves += 1
+                try f.tab.waitFor("techoEditor.timings.length >= \(moves)", what: "the render after drag \(moves)")
+                try f.waitSettled()
+            }
+            let timings = try #require(try f.tab.evaluate("techoEditor.timings") as? [NSNumber]).map(\.doubleValue)
+            let sorted = timings.sorted()
+            print(
+                "release to render on \(what): median \(String(format: "%.1f", sorted[sorted.count / 2])) ms, min \(String(format: "%.1f", sorted.first ?? 0)), max \(String(format: "%.1f", sorted.last ?? 0)) over \(timings.count) drags: \(timings.map { Int($0.rounded()) })"
+            )
+            #expect(timings.count == 9)
+            let history = try Techo.run(["history", f.journal.path], in: f.folder)
+            #expect(history.components(separatedBy: "gesture \(id)").count - 1 == 9, "\(history)")
+        }
+    }
 }

@@ -27,6 +27,30 @@ import Testing
         #expect(try s.historyCount() == 4 + 3)
     }
 
+    /// The page answer is the stored page's JSON with each ink layer's strokes as their number.
+    @Test func thePageAnswerCountsStrokesInsteadOfSendingThem() throws {
+        let s = try ServedJournal()
+        _ = try s.techo("add", "text", s.journal.path, "p1", "hi", "--id", "t")
+        for x in [10, 20, 30] { _ = try s.techo("draw", s.journal.path, "p1", "--tool", "pencil", "--points", "\(x),10 \(x + 5),40") }
+        let stored = try s.page()
+        let answer = try #require(try json(try s.client.get("/api/pages/p1"))["page"])
+        let elements = try #require(answer["elements"]?.array)
+        #expect(elements.count == stored.elements.count)
+        for (e, a) in zip(stored.elements, elements) {
+            guard case .ink(let ink) = e.content else {
+                #expect(a == e.json, "\(e.id)")
+                continue
+            }
+            #expect(ink.strokes.count == 3)
+            #expect(a["strokes"]?.number == 3)
+            guard case .object(var mine) = e.json, case .object(var theirs) = a else { Issue.record("not objects"); continue }
+            mine["strokes"] = nil
+            theirs["strokes"] = nil
+            #expect(mine == theirs)
+        }
+        #expect(answer["width"] == stored.json["width"] && answer["background"] == stored.json["background"])
+    }
+
     @Test func deletingAnElementRemovesItAndOnlyIt() throws {
         let s = try ServedJournal()
         for t in ["a", "b", "c"] { _ = try s.techo("add", "text", s.journal.path, "p1", t, "--id", t) }
