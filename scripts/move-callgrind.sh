@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Instruction counts (valgrind --tool=callgrind) of one sticker move on the crowded page of
 # `techo-bench move`: `techo --version`, and `techo gesture J p1 image-3 --pan 5,3` on the
-# journal made afresh (`techo-bench --crowded-journal`, deterministic) after one move. Unlike wall or CPU time
-# on a shared machine, the counts repeat from run to run, so before/after figures of a change
+# journal made afresh (`techo-bench --crowded-journal`, deterministic) after one move. Unlike wall
+# or CPU time on a shared machine, the counts repeat from run to run, so before/after figures of a change
 # are taken with this.
 # Usage: scripts/move-callgrind.sh BIN_DIR   (BIN_DIR holds techo and techo-bench)
 #   CALLGRIND_OUT=FILE keeps the gesture's profile (read it with callgrind_annotate).
@@ -14,8 +14,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 objcopy --strip-debug "$bin/techo" "$work/techo"
 "$bin/techo-bench" --crowded-journal "$work/j.techo"
-# One move first, as in `techo-bench move`: the journal is made with its page file whole, and the
-# first change writes its ink strokes into the page's ink file.
+# One move first, as in `techo-bench move` (each run there follows another).
 "$work/techo" gesture "$work/j.techo" p1 image-3 --pan 1,1 >/dev/null
 count() {
     local out=$1

@@ -102,21 +102,37 @@ extension EditorBrowserTests {
             let pageW = try f.tab.number("techoEditor.view.page.width"), pageH = try f.tab.number("techoEditor.view.page.height")
             let b = try f.tab.box("[data-techo-page]")
             let id = journal == nil ? "tomato" : "s30"
+            try f.tab.evaluate("window.addEventListener('pointerup', () => { window.techoUpAt = performance.now(); }, true)")
             var moves = 0
+            var parts = ""
             for i in 0..<9 {
                 let t = try #require(try f.tab.evaluate("techoEditor.elementById('\(id)').transform") as? [NSNumber], "no \(id)").map(\.doubleValue)
                 let c = ((b.x + t[4] * b.w / pageW).rounded(), (b.y + t[5] * b.h / pageH).rounded())
                 let d: Double = i % 2 == 0 ? 24 : -24
-                try f.tab.drag(from: c, to: (c.0 + d, c.1 + d / 2), steps: 8)
+                // A hand's drag: 12 moves 16 ms apart.
+                try f.tab.mouse("mouseMoved", c.0, c.1)
+                try f.tab.mouse("mousePressed", c.0, c.1, buttons: 1, clickCount: 1)
+                for k in 1...12 {
+                    usleep(16_000)
+                    try f.tab.mouse("mouseMoved", c.0 + d * Double(k) / 12, c.1 + d / 2 * Double(k) / 12, buttons: 1)
+                }
+                try f.tab.mouse("mouseReleased", c.0 + d, c.1 + d / 2, clickCount: 1)
                 moves += 1
                 try f.tab.waitFor("techoEditor.timings.length >= \(moves)", what: "the render after drag \(moves)")
                 try f.waitSettled()
+                // What the editor fetched after the release, from the release (Resource Timing).
+                parts =
+                    try f.tab.evaluate(
+                        "performance.getEntriesByType('resource').filter((e) => e.startTime >= window.techoUpAt - 1).map((e) => new URL(e.name).pathname.replace('/api/pages/p1', '') + new URL(e.name).search.replace(/[?&]token=[^&]*/, '') + ' ' + Math.round(e.startTime - window.techoUpAt) + '-' + Math.round(e.responseEnd - window.techoUpAt)).join(', ')"
+                    ) as? String ?? ""
+                try f.tab.evaluate("performance.clearResourceTimings()")
             }
             let timings = try #require(try f.tab.evaluate("techoEditor.timings") as? [NSNumber]).map(\.doubleValue)
             let sorted = timings.sorted()
             print(
                 "release to render on \(what): median \(String(format: "%.1f", sorted[sorted.count / 2])) ms, min \(String(format: "%.1f", sorted.first ?? 0)), max \(String(format: "%.1f", sorted.last ?? 0)) over \(timings.count) drags: \(timings.map { Int($0.rounded()) })"
             )
+            print("release to render on \(what), the last drag's fetches (ms after the release): \(parts)")
             #expect(timings.count == 9)
             let history = try Techo.run(["history", f.journal.path], in: f.folder)
             #expect(history.components(separatedBy: "gesture \(id)").count - 1 == 9, "\(history)")
