@@ -55,7 +55,7 @@ class Editor {
     compactLayout(document, this);
     new PointerInput(this.view.frame, (x, y) => this.view.toPage(x, y), (e) => this.pointer(e));
     this.api.onChanged = (rev) => { this.state.revision = rev; };
-    this.api.watch((rev) => { if (rev !== this.state.revision) this.refresh(); });
+    this.api.watch((rev) => this.state.announce(rev));
     let resizeTimer = 0;
     window.addEventListener('resize', () => {
       clearTimeout(resizeTimer);

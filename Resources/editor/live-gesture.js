@@ -170,13 +170,14 @@ export class LiveGestures {
 
   /** Sends one gesture replay (one history step) and swaps in the new render. */
   commit(id, events, live) {
-    if (live) { live.finish(); live.draw(); }
     const t0 = performance.now();
+    if (live) { live.finish(); live.draw(); }
     return this.change(async () => {
       try {
         await this.api.gesture(this.state.pageId, id, events);
-        await this.state.refresh(() => this.view.clearOverlay());
-        this.timings.push(performance.now() - t0);
+        // Timed in the frame the new render takes the overlay's place (what the panels do after
+        // it is not the render's latency).
+        await this.state.refresh(() => { this.view.clearOverlay(); this.timings.push(performance.now() - t0); });
       } finally {
         if (live) this.state.endGesture();
       }

@@ -19,6 +19,8 @@ export class EditorState {
     this.dirty = false;         // a refresh was asked for since the loop's last load began
     this.pendingThens = [];     // callbacks for the frame the next render appears in
     this.refreshAgain = false;  // a refresh waits for the gesture in flight
+    this.revisionAgain = false; // a revision was announced during the gesture in flight
+    this.announced = null;      // the latest revision the server announced
     this.inGesture = 0;
     this.listeners = { journal: [], page: [] };
   }
@@ -108,7 +110,20 @@ export class EditorState {
 
   endGesture() {
     this.inGesture = Math.max(0, this.inGesture - 1);
-    if (this.inGesture === 0 && this.refreshAgain) { this.refreshAgain = false; this.refresh(); }
+    if (this.inGesture !== 0) return;
+    // A revision announced during the gesture is, most often, the gesture's own commit, which is
+    // on screen by now: only another one is loaded.
+    const again = this.refreshAgain || (this.revisionAgain && this.announced !== this.revision);
+    this.refreshAgain = this.revisionAgain = false;
+    if (again) this.refresh();
+  }
+
+  /** A revision the server announced: loaded unless it is the one on screen. */
+  announce(rev) {
+    this.announced = rev;
+    if (rev === this.revision) return;
+    if (this.inGesture > 0) { this.revisionAgain = true; return; }
+    this.refresh();
   }
 
   /** An element of the current page as the page's answer lists it (type, size, transform, …). */

@@ -30,6 +30,7 @@ export class Zoom {
     this.tileSeq = 0;
     this.tileTimer = 0;
     this.zoomedAt = 0;           // performance.now() of the last zoom, for the figures
+    this.zoomSettle = 0;         // how long the last zoom waits before its sharp render
     /** ms from a zoom to the sharp render of what is visible on screen (tests and bench read these). */
     this.timings = [];
     this.percentLabel = editor.view.doc.querySelector('[data-techo-zoom-label]');
@@ -52,7 +53,12 @@ export class Zoom {
     this.stage.addEventListener('pointermove', (e) => this.move(e), true);
     this.stage.addEventListener('pointerup', (e) => this.up(e), true);
     this.stage.addEventListener('pointercancel', (e) => this.up(e), true);
-    this.stage.addEventListener('scroll', () => { this.changed({ handles: false }); this.scheduleTile(120); }, { passive: true });
+    // A scroll waits for the panning to pause; the scroll a zoom makes (to keep the point under
+    // the pointer) keeps the zoom's own wait.
+    this.stage.addEventListener('scroll', () => {
+      this.changed({ handles: false });
+      this.scheduleTile(this.zoomedAt ? this.zoomSettle : 120);
+    }, { passive: true });
     doc.addEventListener('keydown', (e) => this.keydown(e));
     doc.addEventListener('keyup', (e) => { if (e.key === ' ') this.setSpace(false); });
     window.addEventListener('blur', () => this.setSpace(false));
@@ -91,6 +97,7 @@ export class Zoom {
     const [dx, dy] = keepPoint(before, after, cx, cy);
     this.panBy(dx, dy);
     this.zoomedAt = performance.now();
+    this.zoomSettle = settle;
     this.changed();
     this.scheduleTile(settle);
   }

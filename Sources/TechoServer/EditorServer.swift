@@ -95,6 +95,7 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
     let pageKey = ServerOptions.randomToken()
     private let snapshotLock = NSLock()
     private var snapshotCache: (revision: UInt64, journal: Journal, pages: PageSet)?
+    private var historyCache: (revision: UInt64, steps: [HistoryEntry])?
 
     /// Opens the journal at `journal` and starts serving it.
     /// - Throws: `StorageError` for a journal that cannot be opened, `ServerStartError` when the
@@ -334,6 +335,19 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
             snapshotLock.lock(); snapshotCache = (after, journal, pages); snapshotLock.unlock()
         }
         return (before, journal, pages)
+    }
+
+    /// The history's steps at `revision` (a snapshot's), read again only when the files changed:
+    /// the journal's answer lists them after every change, and reading them is a file per step.
+    func history(at revision: UInt64) throws -> [HistoryEntry] {
+        snapshotLock.lock()
+        if let h = historyCache, h.revision == revision { snapshotLock.unlock(); return h.steps }
+        snapshotLock.unlock()
+        let steps = try store.history()
+        if JournalWatcher.fingerprint(of: store.url) == revision {
+            snapshotLock.lock(); historyCache = (revision, steps); snapshotLock.unlock()
+        }
+        return steps
     }
 
     func page(_ id: String, in s: (revision: UInt64, journal: Journal, pages: PageSet)) throws -> Page {

@@ -17,7 +17,7 @@ enum FontFamilies {
 extension EditorServer {
     func journalInfo() throws -> HTTPResponse {
         let s = try snapshot()
-        let steps = try store.history()
+        let steps = try history(at: s.revision)
         var pages: [JSONValue] = []
         for id in s.journal.pageOrder {
             guard let p = s.pages[id] else { continue }

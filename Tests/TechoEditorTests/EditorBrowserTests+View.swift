@@ -181,6 +181,28 @@ extension EditorBrowserTests {
 
     /// Zoomed in, what is on screen is techo's render at the screen's resolution, not the fitted
     /// render stretched; the figure (zoom to sharp, ms) is printed for the bench notes.
+    /// Zoomed to 400 % and to 800 % with the keys, the sharp render's time from the last zoom
+    /// (the editor's own clock, `techoEditor.zoom.timings`) and what was fetched for it, from the
+    /// last key press. Printed (`zoom to sharp …`), not asserted: a figure on a shared machine.
+    @Test func zoomToSharpIsMeasured() throws {
+        let f = try EditorFixture()
+        for target in [400.0, 800.0] {
+            try f.tab.evaluate("performance.clearResourceTimings()")
+            while try f.tab.number("techoEditor.zoom.percent") < target - 0.5 {
+                try f.tab.evaluate("window.techoKeyAt = performance.now()")
+                try f.tab.key("=", code: "Equal", keyCode: 187, modifiers: 2)
+            }
+            try f.waitSharp()
+            let fetched =
+                try f.tab.evaluate(
+                    "performance.getEntriesByType('resource').map((e) => new URL(e.name).search.replace(/[?&]token=[^&]*/, '') + ' ' + Math.round(e.startTime - window.techoKeyAt) + '-' + Math.round(e.responseEnd - window.techoKeyAt)).join(', ')"
+                ) as? String ?? ""
+            let timings = try #require(try f.tab.evaluate("techoEditor.zoom.timings") as? [NSNumber]).map(\.doubleValue)
+            #expect(!timings.isEmpty)
+            print("zoom to sharp at \(Int(target)) % (1440x900): \(String(format: "%.1f", timings.last ?? 0)) ms; fetched (ms after the last key): \(fetched)")
+        }
+    }
+
     @Test func aZoomedViewIsTechosRenderAtTheScreensResolution() throws {
         let f = try EditorFixture()
         // 800 %: the fixture's small page (2 x 2.7 inches) at 8 times its real size.
