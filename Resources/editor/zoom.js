@@ -1,6 +1,7 @@
 // Zoom and pan: the camera (camera.js) driven by Ctrl/Cmd+wheel (a trackpad pinch arrives so in
 // Chromium), two fingers on the paper where no selection is under them, Ctrl+= / Ctrl+- / Ctrl+0
-// (fit) / Ctrl+1 (100 %), the zoom buttons, space+drag, two-finger moves and scrolling. Zoomed
+// or Shift+1 (fit) / Shift+0 or Ctrl+1 (100 %), the zoom buttons, space+drag, two-finger moves
+// and scrolling. Zoomed
 // in, what is visible is rendered again at the screen's resolution (a region render) and laid
 // over the page, so the page is sharp at every zoom.
 //
@@ -151,6 +152,12 @@ export class Zoom {
       const name = { '=': 'zoom-in', '+': 'zoom-in', '-': 'zoom-out', _: 'zoom-out', 0: 'zoom-fit', 1: 'zoom-100' }[e.key];
       if (name) { e.preventDefault(); this.action(name); }
       return;
+    }
+    // Shift+0 (100 %) and Shift+1 (fit), as in Figma and tldraw: a browser keeps Ctrl+1 for its
+    // first tab, so the page never sees it there.
+    if (e.shiftKey && !e.altKey && !typing) {
+      const name = { Digit0: 'zoom-100', Digit1: 'zoom-fit' }[e.code];
+      if (name) { e.preventDefault(); this.action(name); return; }
     }
     if (e.key === ' ' && !typing && !e.repeat) { e.preventDefault(); this.setSpace(true); }
     else if (e.key === ' ' && !typing) e.preventDefault();

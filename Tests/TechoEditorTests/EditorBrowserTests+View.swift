@@ -85,6 +85,11 @@ extension EditorBrowserTests {
         try f.waitZoom("Ctrl+- to zoom out a step", "Math.abs(z - 1) < 0.01")
         try f.tab.key("1", code: "Digit1", keyCode: 49, modifiers: 2)
         try f.tab.waitFor("Math.abs(techoEditor.zoom.percent - 100) < 1", what: "Ctrl+1 to show 100 %")
+        // Shift+1 fits and Shift+0 is 100 % (a browser keeps Ctrl+1 for its first tab).
+        try f.tab.key("!", code: "Digit1", keyCode: 49, modifiers: 8)
+        try f.waitZoom("Shift+1 to fit", "z === 1")
+        try f.tab.key(")", code: "Digit0", keyCode: 48, modifiers: 8)
+        try f.tab.waitFor("Math.abs(techoEditor.zoom.percent - 100) < 1", what: "Shift+0 to show 100 %")
         // 100 % is the paper's real size: 600 px at 300 dpi is 2 inches, 192 CSS px.
         #expect(abs(try f.tab.box("[data-techo-page]").w - 192) <= 1)
         #expect(try f.tab.evaluate("document.querySelector('[data-techo-zoom-label]').textContent") as? String == "100 %")
