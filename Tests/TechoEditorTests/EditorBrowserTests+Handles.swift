@@ -288,4 +288,35 @@ extension EditorBrowserTests {
         try f.waitSettled()
         #expect(point(try f.element("cover")["at"])! == (290, 340))
     }
+
+    /// The same with a finger on a tablet: a tap picks by drawn pixels as a click does, and a
+    /// finger dragged from the transparent corner moves what is seen there.
+    @Test func aTapOnATransparentCornerPicksWhatIsSeenThere() throws {
+        let f = try EditorFixture(width: 1024, height: 1366, touch: true)
+        let tomato = EditorFixture.fixtures.appendingPathComponent("tomato.png").path
+        try Techo.run(["add", "image", f.journal.path, "p1", tomato, "--id", "cover", "--at", "290,340", "--scale", "1.5"], in: f.folder)
+        try f.tab.waitFor("!!techoEditor.elementById('cover')", what: "the covering sticker to show")
+        try f.waitSettled()
+        func tap(_ p: (Double, Double)) throws {
+            try f.tab.touch("touchStart", [p])
+            try f.tab.touch("touchEnd", [])
+        }
+        // The points of the click test: the cover's corner over the first tomato, the cover's
+        // fruit, the cover's edge over bare paper (each tap far from the one before, so no two
+        // make a double-tap).
+        let corner = try f.client(225, 275), fruit = try f.client(290, 349), bare = try f.client(224, 349)
+        try tap(corner)
+        try f.tab.waitFor("techoEditor.selection === 'tomato'", what: "the tap to pick the tomato seen through the corner")
+        try tap(fruit)
+        try f.tab.waitFor("techoEditor.selection === 'cover'", what: "a tap on the cover's fruit to pick it")
+        try tap(bare)
+        try f.tab.waitFor("techoEditor.selection === null", what: "a tap on a transparent part over the paper to pick nothing")
+        try f.waitSettled()
+        try f.tab.touch("touchStart", [corner])
+        for i in 1...6 { try f.tab.touch("touchMove", [(corner.0 - 5 * Double(i), corner.1)]) }
+        try f.tab.touch("touchEnd", [])
+        try f.waitForJournal("the tomato moved by the finger") { (point(try f.element("tomato")["at"])?.0 ?? 200) < 199 }
+        try f.waitSettled()
+        #expect(point(try f.element("cover")["at"])! == (290, 340))
+    }
 }
