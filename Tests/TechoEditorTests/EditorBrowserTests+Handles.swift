@@ -289,6 +289,41 @@ extension EditorBrowserTests {
         #expect(point(try f.element("cover")["at"])! == (290, 340))
     }
 
+    /// A layer row dragged by its grip onto another takes that one's place in the stack, one
+    /// history step, with a mouse on a laptop and with a finger on a tablet.
+    @Test(arguments: [false, true])
+    func aLayerRowDraggedByItsGripMovesItInTheStack(touch: Bool) throws {
+        let f = touch ? try EditorFixture(width: 1024, height: 1366, touch: true) : try EditorFixture()
+        try clickInPanel(f, "#layers-panel > summary")
+        try f.tab.waitFor("document.querySelectorAll('[data-techo-layer]').length === 3", what: "three layer rows")
+        #expect(try layerOrder(f) == ["ink-1", "title", "tomato"])
+        let before = try f.historyCount()
+        try f.tab.evaluate("document.querySelector('#layers').scrollIntoView({ block: 'center' })")
+        let grip = try f.tab.box("[data-techo-layer=tomato] [data-techo-action=grip]")
+        let top = try f.tab.box("[data-techo-layer=ink-1]")
+        let a = (grip.x + grip.w / 2, grip.y + grip.h / 2), b = (a.0, top.y + top.h / 2)
+        if touch {
+            try f.tab.touch("touchStart", [a])
+            for i in 1...8 { try f.tab.touch("touchMove", [(a.0, a.1 + (b.1 - a.1) * Double(i) / 8)]) }
+            try f.tab.touch("touchEnd", [])
+        } else {
+            try f.tab.drag(from: a, to: b, steps: 8)
+        }
+        // The tomato, at the bottom, now on top: the stack (bottom to top) title, ink-1, tomato.
+        try f.waitForJournal("the tomato on top") {
+            (try f.pageJSON()["elements"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String } == ["title", "ink-1", "tomato"]
+        }
+        try f.tab.waitFor(
+            "[...document.querySelectorAll('[data-techo-layer]')].map((r) => r.dataset.techoLayer).join() === 'tomato,ink-1,title'", what: "the rows reordered")
+        #expect(try f.historyCount() == before + 1)
+        // A grip let go where it was taken moves nothing.
+        try f.waitSettled()
+        let g = try f.tab.box("[data-techo-layer=title] [data-techo-action=grip]")
+        try f.tab.drag(from: (g.x + g.w / 2, g.y + g.h / 2), to: (g.x + g.w / 2, g.y + g.h / 2 + 2), steps: 2)
+        try f.waitSettled()
+        #expect(try f.historyCount() == before + 1)
+    }
+
     /// The same with a finger on a tablet: a tap picks by drawn pixels as a click does, and a
     /// finger dragged from the transparent corner moves what is seen there.
     @Test func aTapOnATransparentCornerPicksWhatIsSeenThere() throws {

@@ -1,6 +1,8 @@
 // The layers list (§13 "Selecting"): every element of the page in stacking order, topmost first,
-// one row each (`[data-techo-layer="ID"]`): its name selects it; dragging a row onto another, or
-// the ↑ and ↓ under the list (for the selected one), move it in the stack; the lock and eye buttons (`[data-techo-action="lock"|"hide"]`,
+// one row each (`[data-techo-layer="ID"]`): its name selects it; dragging a row by its grip
+// (`[data-techo-action="grip"]`, with a mouse, a pen or a finger: pointer events, not HTML drag
+// and drop, which no touch screen drives) onto another row, or the ↑ and ↓ under the list (for
+// the selected one), move it in the stack; the lock and eye buttons (`[data-techo-action="lock"|"hide"]`,
 // `aria-pressed`) lock it and hide it. Each is one change, one history step. Rows are kept by id
 // across redraws, so the button just pressed keeps the keyboard focus.
 
@@ -23,7 +25,7 @@ export function layersPanel(doc, editor) {
   const { api, state } = editor;
   const list = doc.getElementById('layers');
   const rows = new Map();   // id -> {li, name, lock, hide}
-  let dragged = null;
+  let drag = null;          // {id, pointerId, y, target} while a grip is held
   // Up and down for the selected element, under the list (a row stays wide enough for its name).
   const moves = doc.createElement('div');
   moves.className = 'row layer-moves';
@@ -46,27 +48,63 @@ export function layersPanel(doc, editor) {
     if (el) editor.simple(() => api.setElement(state.pageId, id, { [field]: !el[field] }));
   };
 
+  /** The row under a client point, or null. */
+  const rowAt = (x, y) => {
+    const hit = doc.elementFromPoint(x, y);
+    const li = hit && hit.closest ? hit.closest('[data-techo-layer]') : null;
+    return li && list.contains(li) ? li : null;
+  };
+  const endDrag = () => {
+    if (!drag) return;
+    const r = rows.get(drag.id);
+    if (r) r.li.classList.remove('dragging');
+    if (drag.target) drag.target.classList.remove('drop-target');
+    drag = null;
+  };
+
   function makeRow(id) {
     const li = doc.createElement('li');
     li.dataset.techoLayer = id;
-    li.draggable = true;
+    const grip = button('⋮⋮', '', () => {});
+    grip.className = 'layer-grip';
+    grip.dataset.techoAction = 'grip';
+    grip.addEventListener('pointerdown', (e) => {
+      if (e.button !== 0) return;
+      e.preventDefault();
+      grip.setPointerCapture(e.pointerId);
+      drag = { id: li.dataset.techoLayer, pointerId: e.pointerId, y: e.clientY, target: null };
+    });
+    grip.addEventListener('pointermove', (e) => {
+      if (!drag || e.pointerId !== drag.pointerId) return;
+      if (Math.abs(e.clientY - drag.y) < 4 && !drag.target) return;
+      li.classList.add('dragging');
+      const over = rowAt(e.clientX, e.clientY);
+      const target = over && over !== li ? over : null;
+      if (target !== drag.target) {
+        if (drag.target) drag.target.classList.remove('drop-target');
+        if (target) target.classList.add('drop-target');
+        drag.target = target;
+      }
+    });
+    grip.addEventListener('pointerup', (e) => {
+      if (!drag || e.pointerId !== drag.pointerId) return;
+      const { id: moved, target } = drag;
+      endDrag();
+      if (!target) return;
+      // The element takes the place of the one it was dropped on.
+      const els = state.pageData ? state.pageData.elements : [];
+      const from = els.findIndex((x) => x.id === moved), to = els.findIndex((x) => x.id === target.dataset.techoLayer);
+      if (from >= 0 && to >= 0) restack(moved, to - from);
+    });
+    grip.addEventListener('pointercancel', endDrag);
     const name = button('', '', () => editor.select(li.dataset.techoLayer, { focus: false }));
     name.className = 'layer-name';
     const lock = button('', '', () => toggle(li.dataset.techoLayer, 'locked'));
     lock.dataset.techoAction = 'lock';
     const hide = button('', '', () => toggle(li.dataset.techoLayer, 'hidden'));
     hide.dataset.techoAction = 'hide';
-    li.addEventListener('dragstart', (e) => { dragged = li.dataset.techoLayer; e.dataTransfer.effectAllowed = 'move'; });
-    li.addEventListener('dragover', (e) => { if (dragged) e.preventDefault(); });
-    li.addEventListener('drop', (e) => {
-      e.preventDefault();
-      const els = state.pageData ? state.pageData.elements : [];
-      const from = els.findIndex((x) => x.id === dragged), to = els.findIndex((x) => x.id === li.dataset.techoLayer);
-      if (from >= 0 && to >= 0) restack(dragged, to - from);
-      dragged = null;
-    });
-    li.append(name, lock, hide);
-    const row = { li, name, lock, hide };
+    li.append(grip, name, lock, hide);
+    const row = { li, grip, name, lock, hide };
     rows.set(id, row);
     return row;
   }
@@ -92,6 +130,7 @@ export function layersPanel(doc, editor) {
         r.hide.innerHTML = el.hidden ? ICONS.hidden : ICONS.shown;
         r.hide.setAttribute('aria-pressed', String(!!el.hidden));
         r.hide.setAttribute('aria-label', `Hide ${el.id}`);
+        r.grip.setAttribute('aria-label', `Drag ${el.id} up or down the stack`);
         order.push(r.li);
       }
       for (const [id, r] of rows) if (!seen.has(id)) { r.li.remove(); rows.delete(id); }
