@@ -84,6 +84,48 @@ extension EditorBrowserTests {
         #expect(try historyCount(f) == steps + 2)
     }
 
+    /// With fingers there is no Alt: a second finger held on the paper while one drags a corner
+    /// scales about the centre; one finger alone scales about the opposite corner.
+    @Test func aSecondFingerHeldScalesAboutTheCentreByTouch() throws {
+        let f = try EditorFixture(width: 1024, height: 1366, touch: true)
+        func touches(_ type: String, _ points: [(id: Int, x: Double, y: Double)]) throws {
+            try f.tab.send(
+                "Input.dispatchTouchEvent",
+                ["type": type, "touchPoints": points.map { ["x": $0.x, "y": $0.y, "id": $0.id, "radiusX": 4, "radiusY": 4, "force": 1] as [String: Any] }])
+        }
+        let c = try f.client(200, 250)
+        try touches("touchStart", [(0, c.0, c.1)])
+        try touches("touchEnd", [])
+        try f.tab.waitFor(
+            "document.querySelector('[data-techo-handle=ne]') && !document.querySelector('.selection-frame').hidden", what: "the selection's handles")
+        try f.waitSettled()
+        let before = try #require(point(try f.element("tomato")["at"]))
+        let steps = try historyCount(f)
+        // The ne corner dragged outward by one finger while another rests on the paper far away.
+        let a = try handleCentre(f, "ne"), rest = try f.client(500, 700)
+        try touches("touchStart", [(0, a.0, a.1)])
+        try touches("touchStart", [(0, a.0, a.1), (1, rest.0, rest.1)])
+        for i in 1...8 { try touches("touchMove", [(0, a.0 + 4 * Double(i), a.1 - 4 * Double(i)), (1, rest.0, rest.1)]) }
+        // The dragging finger lifts first (touchEnd names the points that end), then the other.
+        try touches("touchEnd", [(0, a.0 + 32, a.1 - 32)])
+        try touches("touchEnd", [(1, rest.0, rest.1)])
+        try f.waitForJournal("the corner drag") { (number(try f.element("tomato")["scale"]) ?? 1.5) > 1.6 }
+        try f.waitSettled()
+        let centred = try #require(point(try f.element("tomato")["at"]))
+        #expect(abs(centred.0 - before.0) < 1e-6 && abs(centred.1 - before.1) < 1e-6, "scaled about \(centred), not the centre \(before)")
+        #expect(try historyCount(f) == steps + 1)
+        // The same drag with one finger alone scales about the opposite (sw) corner: the centre moves.
+        let scale = try #require(number(try f.element("tomato")["scale"]))
+        let b = try handleCentre(f, "ne")
+        try touches("touchStart", [(0, b.0, b.1)])
+        for i in 1...8 { try touches("touchMove", [(0, b.0 + 4 * Double(i), b.1 - 4 * Double(i))]) }
+        try touches("touchEnd", [])
+        try f.waitForJournal("the second corner drag") { (number(try f.element("tomato")["scale"]) ?? scale) > scale * 1.05 }
+        try f.waitSettled()
+        let moved = try #require(point(try f.element("tomato")["at"]))
+        #expect(moved.0 > centred.0 + 1 && moved.1 < centred.1 - 1, "one finger kept the centre at \(moved)")
+    }
+
     @Test func theRotateKnobWithAPenAndShiftTurnsBy15DegreeStepsAndTheFrameTurns() throws {
         let f = try EditorFixture()
         let c = try f.client(200, 250)
@@ -297,7 +339,7 @@ extension EditorBrowserTests {
         try clickInPanel(f, "#layers-panel > summary")
         try f.tab.waitFor("document.querySelectorAll('[data-techo-layer]').length === 3", what: "three layer rows")
         #expect(try layerOrder(f) == ["ink-1", "title", "tomato"])
-        let before = try f.historyCount()
+        let before = try historyCount(f)
         try f.tab.evaluate("document.querySelector('#layers').scrollIntoView({ block: 'center' })")
         let grip = try f.tab.box("[data-techo-layer=tomato] [data-techo-action=grip]")
         let top = try f.tab.box("[data-techo-layer=ink-1]")
@@ -315,13 +357,13 @@ extension EditorBrowserTests {
         }
         try f.tab.waitFor(
             "[...document.querySelectorAll('[data-techo-layer]')].map((r) => r.dataset.techoLayer).join() === 'tomato,ink-1,title'", what: "the rows reordered")
-        #expect(try f.historyCount() == before + 1)
+        #expect(try historyCount(f) == before + 1)
         // A grip let go where it was taken moves nothing.
         try f.waitSettled()
         let g = try f.tab.box("[data-techo-layer=title] [data-techo-action=grip]")
         try f.tab.drag(from: (g.x + g.w / 2, g.y + g.h / 2), to: (g.x + g.w / 2, g.y + g.h / 2 + 2), steps: 2)
         try f.waitSettled()
-        #expect(try f.historyCount() == before + 1)
+        #expect(try historyCount(f) == before + 1)
     }
 
     /// The same with a finger on a tablet: a tap picks by drawn pixels as a click does, and a

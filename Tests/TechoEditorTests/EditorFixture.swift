@@ -155,11 +155,6 @@ final class EditorFixture {
         return o
     }
 
-    /// How many history steps the journal keeps (`techo history`, one line a step).
-    func historyCount() throws -> Int {
-        try Techo.run(["history", journal.path], in: folder).split(separator: "\n").count
-    }
-
     /// Polls the journal until `condition` holds (a change reaches the disk after the request).
     func waitForJournal(_ what: String, timeout: TimeInterval = 20, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)

@@ -26,18 +26,30 @@ export function handleUnder(editor, x, y) {
   return name ? { name, element: el } : null;
 }
 
-/** The event a handle at `name` dragged from p0 to e stands for (Alt: about the centre; Shift: 15°). */
+/**
+ * The event a handle at `name` dragged from p0 to e stands for (Alt: about the centre; Shift:
+ * 15°). With fingers there is no key to hold: a second finger held anywhere while one drags a
+ * handle stands for it (about the centre for a corner, 15° steps for the knob), as a held finger
+ * constrains a stroke in Procreate.
+ */
 function dragEvent(d, e) {
   const el = d.element;
-  if (d.name === 'rotate') return knobRotation(el.transform, d.p0, [e.x, e.y], { snap: !!e.shiftKey });
-  return cornerPinch(d.name, el.size, el.transform, d.p0, [e.x, e.y], { fromCentre: !!e.altKey });
+  d.last = e;
+  const held = d.held !== null && d.held !== undefined;
+  if (d.name === 'rotate') return knobRotation(el.transform, d.p0, [e.x, e.y], { snap: !!e.shiftKey || held });
+  return cornerPinch(d.name, el.size, el.transform, d.p0, [e.x, e.y], { fromCentre: !!e.altKey || held });
 }
 
 export function handleStates(editor) {
   return {
     pointingHandle: {
       onEnter({ event, name, element }, tool) {
-        tool.data = { pointer: event.id, name, element, p0: [event.x, event.y], live: null };
+        tool.data = { pointer: event.id, name, element, p0: [event.x, event.y], live: null, held: null, last: null };
+      },
+      onPointerDown(e, tool) {
+        // A second finger down before the first has moved: held, it stands for Alt or Shift.
+        const d = tool.data;
+        if (e.pointerType === 'touch' && e.id !== d.pointer && d.held == null) d.held = e.id;
       },
       onPointerMove(e, tool) {
         const d = tool.data;
@@ -46,7 +58,10 @@ export function handleStates(editor) {
         if (Math.hypot(e.x - d.p0[0], e.y - d.p0[1]) * k < DRAG_SLOP_CSS) return;
         tool.transition('draggingHandle', e);
       },
-      onPointerUp(e, tool) { if (e.id === tool.data.pointer) tool.transition('idle'); },
+      onPointerUp(e, tool) {
+        if (e.id === tool.data.held) tool.data.held = null;
+        else if (e.id === tool.data.pointer) tool.transition('idle');
+      },
       onCancel(e, tool) { tool.transition('idle'); },
     },
 
@@ -57,6 +72,12 @@ export function handleStates(editor) {
         d.event = dragEvent(d, e);
         d.live.replace([d.event]);
       },
+      onPointerDown(e, tool) {
+        const d = tool.data;
+        if (e.pointerType !== 'touch' || e.id === d.pointer || d.held != null) return;
+        d.held = e.id;
+        if (d.last) { d.event = dragEvent(d, d.last); d.live.replace([d.event]); }
+      },
       onPointerMove(e, tool) {
         const d = tool.data;
         if (e.id !== d.pointer) return;
@@ -65,6 +86,11 @@ export function handleStates(editor) {
       },
       onPointerUp(e, tool) {
         const d = tool.data;
+        if (e.id === d.held) {
+          d.held = null;
+          if (d.last) { d.event = dragEvent(d, d.last); d.live.replace([d.event]); }
+          return;
+        }
         if (e.id !== d.pointer) return;
         d.event = dragEvent(d, e);
         d.live.replace([d.event]);
