@@ -25,6 +25,7 @@ final class Chromium: @unchecked Sendable {
     private var answers: [Int: [String: Any]] = [:]
     private var events: [[String: Any]] = []
     private var closed = false
+    private var isShutDown = false
     private var reader: Thread?
 
     /// The Chromium binary the setup installs (Debian's `chromium` package).
@@ -68,12 +69,17 @@ final class Chromium: @unchecked Sendable {
 
     deinit { shutdown() }
 
-    /// Asks the browser to quit, then makes sure it did, and removes its profile.
+    /// Asks the browser to quit, then makes sure it did, and removes its profile. Once: a second
+    /// call (the fixture's, then `deinit`'s) must not close the command pipe's descriptor again,
+    /// whose number another thread may hold by then (a socket, a pipe) and would lose.
     func shutdown() {
         lock.lock()
         let wasClosed = closed
+        let again = isShutDown
         closed = true
+        isShutDown = true
         lock.unlock()
+        if again { return }
         if !wasClosed { _ = try? sendUnlocked("Browser.close", [:], session: nil, timeout: 5) }
         close(commands)
         if Spawn.wait(pid, timeout: 5) == nil {
