@@ -33,14 +33,11 @@ extension JournalStore {
         for id in order {
             let path = JournalStore.pagePath(id)
             do {
-                guard let bytes = try FileIO.readFile(file(path), name: path, limit: limits.json.maxBytes) else {
+                guard let read = try readWhole(path) else {
                     add(path, "missing, but the page order lists page \"\(id)\""); continue
                 }
-                let inkPath = InkFile.path(page: id)
-                let ink = try FileIO.readFile(file(inkPath), name: inkPath, limit: limits.json.maxBytes)
-                let (whole, unused) = try InkFile.join(page: bytes, ink: ink, id: id, limits: limits)
-                for layer in unused { add(inkPath, "holds strokes for \"\(layer)\", which is no ink layer of \(path)") }
-                let page = try Page.decode(bytes: whole, file: path, limits: limits)
+                for layer in read.unused { add(InkFile.path(page: id), "holds strokes for \"\(layer)\", which is no ink layer of \(path)") }
+                let page = try Page.decode(bytes: read.bytes, file: path, limits: limits)
                 try page.checkElementCount(file: path, limits: limits)
                 if page.id != id { add(path, "holds page \"\(page.id)\", expected \"\(id)\"") }
                 for a in page.assets { assets[a, default: []].append(path) }

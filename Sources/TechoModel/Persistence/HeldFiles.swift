@@ -96,6 +96,16 @@ final class HeldFiles: @unchecked Sendable {
         var whole = bytes
         var inkBytes: [UInt8]?
         var inkIdentity: FileIdentity?
+        // The file held is still the one on disk: it keeps the identities just taken.
+        func keep(_ held: HeldFile, disk: (page: [UInt8], ink: [UInt8]?)?) -> HeldFile {
+            var same = held
+            same.identity = identity
+            same.inkIdentity = inkIdentity
+            same.settled = settled
+            if let disk { same.disk = disk }
+            self[path] = same
+            return same
+        }
         if let ink, let inkURL {
             if let (b, ist) = try FileIO.readFileAndStat(inkURL, name: ink.path, limit: limit) {
                 inkBytes = b
@@ -104,24 +114,13 @@ final class HeldFiles: @unchecked Sendable {
                 settled = settled && i.isOlder(than: SourceIndex.racyWindowNanoseconds, at: now)
             }
             // Two files as held are the page held, without joining them again.
-            if var same = old, let d = same.disk, bytesEqual(bytes, d.page), inkBytes == nil ? d.ink == nil : bytesEqual(inkBytes!, d.ink) {
-                same.identity = identity
-                same.inkIdentity = inkIdentity
-                same.settled = settled
-                self[path] = same
-                return same
+            if let old, let d = old.disk, bytesEqual(bytes, d.page), inkBytes == nil ? d.ink == nil : bytesEqual(inkBytes!, d.ink) {
+                return keep(old, disk: nil)
             }
             whole = try ink.join(bytes, inkBytes)
         }
         let disk = ink == nil ? nil : (page: bytes, ink: inkBytes)
-        if var same = old, bytesEqual(same.bytes, whole) {
-            same.identity = identity
-            same.inkIdentity = inkIdentity
-            same.settled = settled
-            same.disk = disk
-            self[path] = same
-            return same
-        }
+        if let old, bytesEqual(old.bytes, whole) { return keep(old, disk: disk) }
         let (model, elements) = try decode(whole)
         let file = HeldFile(bytes: whole, identity: identity, inkIdentity: inkIdentity, disk: disk, settled: settled, model: model, elements: elements)
         self[path] = file

@@ -282,14 +282,15 @@ public final class JournalStore {
     }
 
     /// A model file as the store holds it: a page whole (its page file joined with its ink
-    /// file), anything else as it is; and, for a page, the two files as they are. Nil when
-    /// the file does not exist.
-    func readWhole(_ path: String) throws -> (bytes: [UInt8], disk: (page: [UInt8], ink: [UInt8]?)?)? {
+    /// file), anything else as it is; for a page, the two files as they are and the ink file's
+    /// layers no ink layer names (`InkFile.join`). Nil when the file does not exist.
+    func readWhole(_ path: String) throws -> (bytes: [UInt8], disk: (page: [UInt8], ink: [UInt8]?)?, unused: [String])? {
         guard let bytes = try FileIO.readFile(file(path), name: path, limit: limits.json.maxBytes) else { return nil }
-        guard let id = JournalStore.pageID(ofPath: path) else { return (bytes, nil) }
+        guard let id = JournalStore.pageID(ofPath: path) else { return (bytes, nil, []) }
         let inkPath = InkFile.path(page: id)
         let ink = try FileIO.readFile(file(inkPath), name: inkPath, limit: limits.json.maxBytes)
-        return (try InkFile.join(page: bytes, ink: ink, id: id, limits: limits).whole, (bytes, ink))
+        let (whole, unused) = try InkFile.join(page: bytes, ink: ink, id: id, limits: limits)
+        return (whole, (bytes, ink), unused)
     }
 
     /// The files a transaction's result changes, validated, and the pages among them as they
