@@ -6,11 +6,12 @@
 #   make serve  build, then open the demo journal in the live editor (PORT=7373; Ctrl+C stops)
 #   make load   build, then measure techo serve under hostile and heavy load (techo-load)
 #   make install  build optimised, install it as $(DESTDIR)$(PREFIX)/bin/techo (PREFIX=/usr/local)
+#   make references  remake the test references that outside tools made (cairo, libpng, djpeg, hb-view)
 SWIFT ?= swift
 # Everything builds optimised (pixel loops in debug builds are 10-50x slower), and with one set
 # of flags, so test, demo and bench share one build instead of recompiling for each other.
 FLAGS ?= -c release -Xswiftc -enable-testing
-.PHONY: deps build test demo bench clean lint serve install load
+.PHONY: deps build test demo bench clean lint serve install load references
 
 deps:
 	@bash scripts/setup-deps.sh
@@ -61,6 +62,24 @@ load: deps
 	"$$($(SWIFT) build $(FLAGS) --show-bin-path)/techo-load" lockout --techo "$$($(SWIFT) build $(FLAGS) --show-bin-path)/techo"
 	"$$($(SWIFT) build $(FLAGS) --show-bin-path)/techo-load" mixed --techo "$$($(SWIFT) build $(FLAGS) --show-bin-path)/techo" --clients $(CLIENTS) --seconds $(LOAD_SECONDS)
 	@echo "make load: both scenarios ran"
+
+# The tests' independent references, remade from the committed inputs by the tools that made
+# them, one script per family in scripts/references/ (each fixture README says which): the
+# cairo scenes, the PNG references (libpng and a plain-Python decoder, which must agree), the
+# JPEG corpus (djpeg, cjpeg, exiftool) and the ink widths (hb-view, pango-view). With Debian
+# 12's tools the files come out byte for byte as committed; git status shows any that did not.
+REFERENCE_DIRS = Tests/TechoRasterTests/Fixtures/primitives Tests/TechoCodecsTests/Fixtures/pngsuite \
+  Tests/TechoCodecsTests/Fixtures/libpng Tests/TechoCodecsTests/Fixtures/jpeg Tests/TechoTextTests/References/widths
+references:
+	@bash scripts/setup-deps.sh "python3-cairo:/usr/lib/python3/dist-packages/cairo/__init__.py" \
+	  "python3-pil:/usr/lib/python3/dist-packages/PIL/Image.py" "libjpeg-turbo-progs:/usr/bin/djpeg" \
+	  "libimage-exiftool-perl:/usr/bin/exiftool" "libharfbuzz-bin:/usr/bin/hb-view" "pango1.0-tools:/usr/bin/pango-view"
+	/usr/bin/python3 scripts/references/cairo-scenes.py
+	/usr/bin/python3 scripts/references/png-references.py
+	/usr/bin/python3 scripts/references/jpeg-references.py
+	bash scripts/references/text-widths.sh
+	@changed="$$(git status --short -- $(REFERENCE_DIRS))"; \
+	  echo "make references: remade every family; files that differ from the last commit: $${changed:-none}"
 
 clean:
 	rm -rf .build out bench-out

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages techo needs, only when something is missing.
-# Called by `make build`, `make test`, `make demo` and `make bench`; safe to run again.
+# Called by `make build`, `make test`, `make demo`, `make bench` and `make references` (which
+# pass the extra packages they need as "package:file" arguments); safe to run again.
 set -euo pipefail
 
 # Debian package -> a file it provides (checked instead of asking dpkg, which is slower).
