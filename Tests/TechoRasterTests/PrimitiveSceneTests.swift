@@ -103,4 +103,26 @@ import Testing
         print("FAULT \(name) \(fault): \(d)")
         #expect(d.psnr < lim.psnr || d.differingPixels > lim.off16, "\(name) with fault \(fault) passed: \(d)")
     }
+
+    /// Every file of Fixtures/primitives is named in its README, which says how the references
+    /// are made (`scripts/references/cairo-scenes.py`, `make references`), and every scene there
+    /// is scored here: a reference added without its provenance or its limits fails.
+    @Test func everyFixtureIsNamedInTheReadmeAndEverySceneIsScored() throws {
+        let readme = try String(contentsOf: Self.directory.appendingPathComponent("README.md"), encoding: .utf8)
+        let files = try #require(FileManager.default.enumerator(atPath: Self.directory.path)).compactMap { $0 as? String }
+        var scenes: [String] = []
+        for file in files where file != "README.md" {
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: Self.directory.appendingPathComponent(file).path, isDirectory: &isDirectory)
+            if isDirectory.boolValue { continue }
+            let name = String(file.split(separator: "/").last ?? "")
+            let stem = String(name.prefix { $0 != "." })
+            #expect(readme.contains("`\(stem)`") || readme.contains("`\(file)`"), "\(file) is not named in the README")
+            if name.hasSuffix(".json") { scenes.append(stem) }
+        }
+        #expect(scenes.sorted() == Self.names)
+        for scene in scenes {
+            #expect(files.contains("\(scene).cairo.png"), "\(scene).json has no cairo render")
+        }
+    }
 }

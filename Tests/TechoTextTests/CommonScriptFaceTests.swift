@@ -1,7 +1,7 @@
 // Punctuation, spaces and digits keep the forms of the face they are drawn in (issue 15, item
 // 4): mixed lines in Noto Sans CJK SC at 48 px have the ink width HarfBuzz's own hb-view and
 // PangoCairo give them, within 3 px. The reference widths were measured from the real tools'
-// PNGs by `scripts/text-reference-widths.sh` (see References/widths/README.md).
+// PNGs by `scripts/references/text-widths.sh` (see References/widths/README.md).
 import Foundation
 import TechoGeometry
 import TechoRaster
@@ -70,4 +70,14 @@ func middleDotAfterKanaIsTheRequestedFacesOwnGlyph() throws {
     let zh = try #require(try TextLayout.layout("直", style: TextStyle(font: sc, size: 40)).glyphs.first?.glyphID)
     let ja = try #require(try TextLayout.layout("直の", style: TextStyle(font: sc, size: 40)).glyphs.first?.glyphID)
     #expect(zh != ja)
+}
+
+/// Every file of References/widths is named in its README, which says what made it and how
+/// `make references` remakes it: a reference added without its provenance fails.
+@Test func everyWidthsReferenceIsNamedInItsReadme() throws {
+    let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("References/widths")
+    let readme = try String(contentsOf: dir.appendingPathComponent("README.md"), encoding: .utf8)
+    let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0 != "README.md" }
+    #expect(!names.isEmpty)
+    for name in names { #expect(readme.contains("`\(name)`"), "\(name) is not named in References/widths/README.md") }
 }
