@@ -76,15 +76,21 @@ export class EditorState {
   async load(then) {
     let id = this.pageId;
     const scale = this.view.page && this.view.page.id === id ? this.view.scale : null;
-    let [journal, data, blob] = await Promise.all([
+    // The render is decoded as soon as it arrives, while the journal and the page are read.
+    const decode = (blob) => {
+      const d = this.view.decodeRender(blob);
+      d.catch(() => {});
+      return d;
+    };
+    let [journal, data, decoding] = await Promise.all([
       this.api.journal(),
       id ? this.api.page(id).catch((e) => e) : null,
-      id && scale ? this.api.render(id, scale).catch(() => null) : null,
+      id && scale ? this.api.render(id, scale).then(decode, () => null) : null,
     ]);
     if (!journal.pages.some((p) => p.id === id)) {
       id = this.pageId = journal.pages.length ? journal.pages[0].id : null;
       data = id ? await this.api.page(id) : null;
-      blob = null;
+      decoding = null;
     }
     if (data instanceof Error) throw data;
     this.journal = journal;
@@ -93,10 +99,14 @@ export class EditorState {
     if (!id) return;
     const meta = journal.pages.find((p) => p.id === id);
     this.view.layout({ id, width: meta.width, height: meta.height, endless: !!meta.endless });
-    if (!blob || this.view.scale !== scale) blob = await this.api.render(id, this.view.scale);
+    if (!decoding || this.view.scale !== scale) {
+      // One at the old scale is let go (its object URL freed).
+      if (decoding) decoding.then((img) => URL.revokeObjectURL(img.src), () => {});
+      decoding = decode(await this.api.render(id, this.view.scale));
+    }
     this.pageData = data;
     if (this.selection && !data.elements.some((e) => e.id === this.selection)) this.selection = null;
-    await this.view.showRender(blob, () => {
+    await this.view.showRender(decoding, () => {
       this.view.showHandles(data.elements, this.selection, (h) => this.onHandleFocus(h));
       // Scripts and tests read which revision is on screen from the page element.
       this.view.frame.dataset.techoRevision = String(data.revision ?? journal.revision);

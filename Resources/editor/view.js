@@ -72,17 +72,26 @@ export class View {
   }
 
   /**
-   * Shows a new render without a flash: the image is decoded off screen, then swapped in within
-   * one frame, together with `then()` (which clears the overlay), so nothing jumps.
+   * Starts decoding a render (a PNG blob) off screen: the promise of the decoded image, which
+   * `showRender` takes. Started as soon as the render arrives, the decode runs while the page's
+   * other answers are read.
    */
-  async showRender(blob, then) {
+  decodeRender(blob) {
     const img = new Image();
     img.className = 'render';
     img.alt = '';
     img.draggable = false;
     const url = URL.createObjectURL(blob);
     img.src = url;
-    try { await img.decode(); } catch { URL.revokeObjectURL(url); throw new Error('the render could not be decoded'); }
+    return img.decode().then(() => img, () => { URL.revokeObjectURL(url); throw new Error('the render could not be decoded'); });
+  }
+
+  /**
+   * Shows a new render without a flash: the image is decoded off screen, then swapped in within
+   * one frame, together with `then()` (which clears the overlay), so nothing jumps.
+   */
+  async showRender(decoding, then) {
+    const img = await decoding;
     await new Promise((r) => requestAnimationFrame(r));
     const old = this.render;
     if (old) old.replaceWith(img); else this.frame.prepend(img);

@@ -204,7 +204,7 @@ extension EditorServer {
                 bytes = try PageBytes.png(of: p, scale: scale, region: region, renderer: renderer, seconds: &seconds)
                 headers.append(("X-Techo-Region", "\(x0),\(y0),\(x1 - x0),\(y1 - y0)"))
             } else {
-                bytes = try PageBytes.png(of: p, scale: scale, renderer: renderer, seconds: &seconds)
+                bytes = try PageBytes.png(of: p, scale: scale, renderer: renderer, forScreen: true, seconds: &seconds)
             }
             return RenderCache.Entry(
                 png: bytes,
@@ -249,7 +249,8 @@ extension EditorServer {
             let alone = try Page(
                 id: p.id, size: PageSize(width: rect.width, height: rect.height), dpi: p.dpi,
                 background: Background(color: nil), elements: [e])
-            let bytes = try PageBytes.png(of: alone, scale: scale, renderer: renderer)
+            var seconds = (render: 0.0, encode: 0.0)
+            let bytes = try PageBytes.png(of: alone, scale: scale, renderer: renderer, forScreen: true, seconds: &seconds)
             let n = numberText
             return RenderCache.Entry(png: bytes, headers: [("X-Techo-Sprite", "\(n(rect.x)),\(n(rect.y)),\(n(rect.width)),\(n(rect.height))")])
         }
@@ -264,7 +265,8 @@ extension EditorServer {
     func exportPageNow(_ id: String, scale: Double) throws -> HTTPResponse {
         let s = try snapshot()
         let p = try page(id, in: s)
-        let entry = try renders.render(RenderCache.Key(page: p, scale: scale, variant: "")) {
+        // The file `techo export` writes, so cached apart from the editor's renders (compressed for speed).
+        let entry = try renders.render(RenderCache.Key(page: p, scale: scale, variant: "export")) {
             RenderCache.Entry(png: try PageBytes.png(of: p, scale: scale, renderer: renderer), headers: [])
         }
         let position = (s.journal.pageOrder.firstIndex(of: id) ?? 0) + 1

@@ -42,6 +42,17 @@ extension EditorBrowserTests {
         return journal
     }
 
+    /// The demo journal (Resources/demo/kyoto.json, its pictures painted by techo-assets), built
+    /// in `folder`: pages like a journaler's (photos with shadows, tape, CJK text, ink).
+    static func demoJournal(in folder: URL) throws -> URL {
+        let paint = try ChildProcess.run(BuiltProducts.url("techo-assets"), ["demo", folder.appendingPathComponent("assets").path], in: folder)
+        guard paint.code == 0 else { throw DevToolsError(description: "techo-assets demo exited \(paint.code): \(paint.err)") }
+        try FileManager.default.copyItem(at: Fixtures.url("../../Resources/demo/kyoto.json"), to: folder.appendingPathComponent("kyoto.json"))
+        let journal = folder.appendingPathComponent("kyoto.techo")
+        try Techo.run(["build", "kyoto.json", "--journal", journal.path, "--no-export"], in: folder)
+        return journal
+    }
+
     @Test func aHandleDragOnTheCrowdedPageIsMeasured() throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("techo-crowded-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -89,19 +100,24 @@ extension EditorBrowserTests {
         #expect(history.contains("gesture \(id)"), "\(history)")
     }
 
-    /// Pointer released → the new render on screen, on the crowded page and on the fixture's
-    /// page, by the editor's own clock (`techoEditor.timings`: the gesture POST, the reads, the
+    /// Pointer released → the new render on screen, on the crowded page, the demo's first page
+    /// (photos with shadows, tape, CJK text, ink) and the fixture's page, by the editor's own clock (`techoEditor.timings`: the gesture POST, the reads, the
     /// decode and the swap), over nine drags each. Printed (`release to render …`), not
     /// asserted: a wall-clock figure on a shared machine is a measurement.
     @Test func releaseToRenderIsMeasuredOnTheCrowdedPage() throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("techo-crowded-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        for (what, journal) in [("the crowded page", try Self.crowdedJournal(in: work)), ("the fixture's page", nil)] {
+        let cases: [(String, URL?)] = [
+            ("the crowded page", try Self.crowdedJournal(in: work)), ("the demo's first page", try Self.demoJournal(in: work)), ("the fixture's page", nil),
+        ]
+        for (what, journal) in cases {
             let f = try EditorFixture(journal: journal)
             let pageW = try f.tab.number("techoEditor.view.page.width"), pageH = try f.tab.number("techoEditor.view.page.height")
             let b = try f.tab.box("[data-techo-page]")
-            let id = journal == nil ? "tomato" : "s30"
+            // The crowded page's 30th star, the demo's first picture sticker (its sakura), the fixture's tomato.
+            let pick = "(techoEditor.elementById('s30') || techoEditor.pageData.elements.find((e) => e.type === 'image')).id"
+            let id = journal == nil ? "tomato" : try #require(try f.tab.evaluate(pick) as? String)
             try f.tab.evaluate("window.addEventListener('pointerup', () => { window.techoUpAt = performance.now(); }, true)")
             var moves = 0
             var parts = ""
@@ -123,7 +139,7 @@ extension EditorBrowserTests {
                 // What the editor fetched after the release, from the release (Resource Timing).
                 parts =
                     try f.tab.evaluate(
-                        "performance.getEntriesByType('resource').filter((e) => e.startTime >= window.techoUpAt - 1).map((e) => new URL(e.name).pathname.replace('/api/pages/p1', '') + new URL(e.name).search.replace(/[?&]token=[^&]*/, '') + ' ' + Math.round(e.startTime - window.techoUpAt) + '-' + Math.round(e.responseEnd - window.techoUpAt)).join(', ')"
+                        "performance.getEntriesByType('resource').filter((e) => e.startTime >= window.techoUpAt - 1).map((e) => new URL(e.name).pathname.replace(/^\\/api\\/pages\\/[^\\/]+/, '') + new URL(e.name).search.replace(/[?&]token=[^&]*/, '') + ' ' + Math.round(e.startTime - window.techoUpAt) + '-' + Math.round(e.responseEnd - window.techoUpAt)).join(', ')"
                     ) as? String ?? ""
                 try f.tab.evaluate("performance.clearResourceTimings()")
             }

@@ -10,7 +10,8 @@ final class RenderCache: @unchecked Sendable {
     struct Key: Hashable {
         var page: Page
         var scale: Double
-        /// `without=EID`, or `sprite:EID` for an element drawn alone; empty for the whole page.
+        /// `without=EID`, or `sprite:EID` for an element drawn alone; empty for the whole page
+        /// as the editor shows it, `export` for the file `techo export` writes.
         var variant: String
     }
 
