@@ -77,10 +77,11 @@ export class Api {
 
   /**
    * The part `[x, y, w, h]` (page pixels) of the page rendered at `scale`: the image and the
-   * device-pixel rectangle `[x, y, w, h]` of the whole render at that scale it covers.
+   * device-pixel rectangle `[x, y, w, h]` of the whole render at that scale it covers;
+   * `without` and `layer` as for `render`.
    */
-  async renderRegion(id, scale, region) {
-    const query = { scale: fmt(scale), region: region.map((n) => fmt(n)).join(',') };
+  async renderRegion(id, scale, region, without, layer) {
+    const query = { scale: fmt(scale), without, layer, region: region.map((n) => fmt(n)).join(',') };
     const res = await this.request('GET', `/api/pages/${enc(id)}/render`, { query });
     const rect = (res.headers.get('X-Techo-Region') || '').split(',').map(Number);
     if (rect.length !== 4 || !rect.every(Number.isFinite)) throw new Error('the region render has no X-Techo-Region');

@@ -49,6 +49,7 @@ class Editor {
   async start() {
     this.buildPanels();
     this.zoom = new Zoom(this);
+    this.gestures.sharpView = () => this.zoom.sharpView();
     // The selection's frame sits in the page's zoomed pixels: it follows each zoom.
     this.zoom.onChange(() => this.showFrame());
     this.selectionBar = new SelectionBar(this, (fn) => this.zoom.onChange(fn));
@@ -144,7 +145,11 @@ class Editor {
     if (id && !this.state.elementById(id)) id = null;
     this.state.selection = id;
     this.view.markSelected(id, { focus });
-    if (id && this.state.elementById(id).type !== 'ink') this.gestures.prepare(id);
+    if (id && this.state.elementById(id).type !== 'ink') {
+      this.gestures.prepare(id);
+      const sharp = this.zoom.sharpView();
+      if (sharp) this.gestures.prepareSharp(id, sharp).catch(() => {});
+    }
     this.showFrame();
     this.panels.layers.showSelection(id);
     this.panels.selection.show();

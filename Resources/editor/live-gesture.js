@@ -55,6 +55,7 @@ export class LiveGesture {
     this.element = element;
     this.track = new GestureTrack(element.transform, rotate);
     this.assets = null;
+    this.sharp = null;             // zoomed in: the same at the screen's resolution (prepareSharp)
     this.frame = 0;
     this.done = false;
   }
@@ -88,6 +89,8 @@ export class LiveGesture {
     if (this.assets && this.assets.rect) {
       view.drawLive(this.assets.backdrop, this.assets.sprite, this.assets.rect, this.track.spriteMatrix(), this.assets.above);
     }
+    // Zoomed in, the visible part again at the screen's resolution, over the fitted one.
+    if (this.sharp && this.sharp.rect) view.drawLiveSharp(this.sharp, this.track.spriteMatrix());
   }
 
   /** Puts the element back and sends nothing (a cancelled recognizer changes nothing). */
@@ -123,6 +126,9 @@ export class LiveGestures {
     this.timings = [];
     // Called with (element, live transform) each frame the overlay draws (the selection frame).
     this.onFrame = () => {};
+    // What a sharp picture of the view needs, `{scale, region}`, or null when the fitted render
+    // is sharp enough (zoom.js's sharpView).
+    this.sharpView = () => null;
   }
 
   /**
@@ -157,6 +163,42 @@ export class LiveGestures {
     return p;
   }
 
+  /**
+   * The same three pictures for a zoomed-in view, at the screen's resolution and only for the
+   * part of the page on screen (`sharp`: `{scale, region}`): the layers below and above as region
+   * renders, the sprite at that scale. `rect` is the device-pixel rectangle of the whole render
+   * at `scale` the layers cover. Fetched once per revision, zoom and visible part.
+   */
+  prepareSharp(id, sharp) {
+    const state = this.state;
+    const region = sharp.region.map((n) => Math.round(n)).join(',');
+    const key = `${state.pageId}|${id}|${state.revision}|${sharp.scale}|${region}`;
+    let p = this.cache.get(key);
+    if (!p) {
+      const page = state.pageId, scale = sharp.scale;
+      const elements = state.pageData ? state.pageData.elements : [];
+      const i = elements.findIndex((e) => e.id === id);
+      const covered = i >= 0 && elements.slice(i + 1).some((e) => !e.hidden);
+      p = Promise.all([
+        this.api.renderRegion(page, scale, sharp.region, id, 'below'),
+        this.api.sprite(page, id, scale),
+        covered ? this.api.renderRegion(page, scale, sharp.region, id, 'above') : null,
+      ])
+        .then(async ([below, sprite, above]) => ({
+          scale,
+          rect: below.rect,
+          backdrop: await createImageBitmap(below.blob),
+          sprite: await createImageBitmap(sprite.blob),
+          spriteRect: sprite.rect,
+          above: above ? await createImageBitmap(above.blob) : null,
+        }));
+      p.catch(() => this.cache.delete(key));
+      if (this.cache.size > 8) this.cache.delete(this.cache.keys().next().value);
+      this.cache.set(key, p);
+    }
+    return p;
+  }
+
   /** Drops the fetched backdrops and sprites (another page, another size). */
   forget() { this.cache.clear(); }
 
@@ -165,6 +207,8 @@ export class LiveGestures {
     this.state.beginGesture();
     const live = new LiveGesture(this, element, this.state.storedElement(element.id).rotate || 0);
     this.prepare(element.id).then((a) => { live.assets = a; if (!live.done) live.schedule(); }).catch(() => {});
+    const sharp = this.sharpView();
+    if (sharp) this.prepareSharp(element.id, sharp).then((a) => { live.sharp = a; if (!live.done) live.schedule(); }).catch(() => {});
     return live;
   }
 
@@ -177,7 +221,7 @@ export class LiveGestures {
         await this.api.gesture(this.state.pageId, id, events);
         // Timed in the frame the new render takes the overlay's place (what the panels do after
         // it is not the render's latency).
-        await this.state.refresh(() => { this.view.clearOverlay(); this.timings.push(performance.now() - t0); });
+        await this.state.refresh(() => { this.view.clearOverlay({ keepSharp: true }); this.timings.push(performance.now() - t0); });
       } finally {
         if (live) this.state.endGesture();
       }

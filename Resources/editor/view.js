@@ -108,10 +108,60 @@ export class View {
     return ctx;
   }
 
-  clearOverlay() {
+  /**
+   * Ends the live drawing. With `keepSharp` (a gesture's new render has just taken the overlay's
+   * place while zoomed in) the sharp picture of the gesture's end stays, under the overlay, until
+   * the sharp render of the new revision replaces it (`dropSharpOverlay`), so the view does not
+   * go soft in between.
+   */
+  clearOverlay({ keepSharp = false } = {}) {
     const ctx = this.context();
     ctx.clearRect(0, 0, this.overlay.width, this.overlay.height);
+    const c = this.sharpOverlay;
+    if (c && !c.hidden && keepSharp && this.render) this.render.after(c);
+    else this.dropSharpOverlay();
     this.frame.classList.remove('live');
+  }
+
+  dropSharpOverlay() { if (this.sharpOverlay) this.sharpOverlay.hidden = true; }
+
+  /**
+   * Zoomed in, draws the gesture again over the visible part at the screen's resolution (a canvas
+   * placed over that part, as the sharp render is): `sharp` holds the layers below and above
+   * for the device-pixel rectangle `rect` of the whole render at `scale`, and the sprite at that
+   * scale, whose rectangle `spriteRect` (page pixels) `m` maps to the page.
+   */
+  drawLiveSharp(sharp, m) {
+    const { scale, rect } = sharp;
+    let c = this.sharpOverlay;
+    if (!c) {
+      c = this.sharpOverlay = this.doc.createElement('canvas');
+      c.className = 'live-sharp';
+      c.setAttribute('aria-hidden', 'true');
+    }
+    if (c.previousElementSibling !== this.overlay) this.overlay.after(c);
+    if (c.width !== rect[2]) c.width = rect[2];
+    if (c.height !== rect[3]) c.height = rect[3];
+    // Placed in percent of the page, as the sharp render is.
+    const pw = this.page.width * scale, ph = this.page.height * scale;
+    c.style.left = `${(100 * rect[0]) / pw}%`;
+    c.style.top = `${(100 * rect[1]) / ph}%`;
+    c.style.width = `${(100 * rect[2]) / pw}%`;
+    c.style.height = `${(100 * rect[3]) / ph}%`;
+    c.hidden = false;
+    const ctx = c.getContext('2d');
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, c.width, c.height);
+    ctx.drawImage(sharp.backdrop, 0, 0);
+    const t = multiply([scale, 0, 0, scale, -rect[0], -rect[1]], m);
+    ctx.setTransform(t[0], t[1], t[2], t[3], t[4], t[5]);
+    ctx.imageSmoothingQuality = 'high';
+    const r = sharp.spriteRect;
+    ctx.drawImage(sharp.sprite, r[0], r[1], r[2], r[3]);
+    if (sharp.above) {
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.drawImage(sharp.above, 0, 0);
+    }
   }
 
   /**

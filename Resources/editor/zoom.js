@@ -248,15 +248,29 @@ export class Zoom {
     delete this.frame.dataset.techoSharp;
   }
 
+  /**
+   * What a sharp picture of the view needs: `{scale, region}` (device pixels per page pixel on
+   * screen, and the visible part of the page in page pixels), or null while the whole-page render
+   * is sharp enough (up to its own scale) or nothing of the page is visible.
+   */
+  sharpView() {
+    const v = this.view;
+    if (!v.page) return null;
+    const scale = Math.min(4, v.k * v.dpr);
+    if (scale <= v.scale * 1.02) return null;
+    const region = visibleRegion(this.frame.getBoundingClientRect(), this.stage.getBoundingClientRect(), v.page.width, v.page.height);
+    return region ? { scale, region } : null;
+  }
+
   async updateTile() {
     const v = this.view;
     if (!v.page || !v.render) return;
     const want = Math.min(4, v.k * v.dpr);
     // The whole-page render is sharp enough up to its own scale.
-    if (want <= v.scale * 1.02) { this.dropTile(); this.frame.dataset.techoSharp = String(v.scale); return; }
-    const frame = this.frame.getBoundingClientRect(), stage = this.stage.getBoundingClientRect();
-    const region = visibleRegion(frame, stage, v.page.width, v.page.height);
-    if (!region) return;
+    if (want <= v.scale * 1.02) { this.dropTile(); v.dropSharpOverlay(); this.frame.dataset.techoSharp = String(v.scale); return; }
+    const sharp = this.sharpView();
+    if (!sharp) { v.dropSharpOverlay(); return; }
+    const region = sharp.region;
     const seq = ++this.tileSeq;
     const started = this.zoomedAt || performance.now();
     const revision = this.frame.dataset.techoRevision;
@@ -264,7 +278,7 @@ export class Zoom {
     try {
       answer = await this.editor.api.renderRegion(v.page.id, want, region);
     } catch (e) {
-      if (seq === this.tileSeq) v.say(e.message || String(e), { error: true });
+      if (seq === this.tileSeq) { v.dropSharpOverlay(); v.say(e.message || String(e), { error: true }); }
       return;
     }
     if (seq !== this.tileSeq || revision !== this.frame.dataset.techoRevision) return;
@@ -286,6 +300,7 @@ export class Zoom {
     const old = this.tile;
     if (old) { old.replaceWith(img); URL.revokeObjectURL(old.src); } else if (v.render) v.render.after(img);
     this.tile = img;
+    v.dropSharpOverlay();
     this.frame.dataset.techoSharp = String(Number(want.toFixed(4)));
     if (this.zoomedAt) { this.timings.push(performance.now() - started); this.zoomedAt = 0; }
   }

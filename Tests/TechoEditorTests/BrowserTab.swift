@@ -152,6 +152,13 @@ final class BrowserTab {
         try send("Input.dispatchTouchEvent", ["type": type, "touchPoints": list])
     }
 
+    /// Fingers by their own ids, so one can lift (`touchEnd` names the points that end) while
+    /// another stays down.
+    func touches(_ type: String, _ points: [(id: Int, x: Double, y: Double)]) throws {
+        let list: [[String: Any]] = points.map { ["x": $0.x, "y": $0.y, "id": $0.id, "radiusX": 4, "radiusY": 4, "force": 1] }
+        try send("Input.dispatchTouchEvent", ["type": type, "touchPoints": list])
+    }
+
     /// A key press: keyDown (with its text when it types) and keyUp. `modifiers`: 2 Ctrl, 8 Shift.
     func key(_ key: String, code: String, keyCode: Int, modifiers: Int = 0) throws {
         let base: [String: Any] = [

@@ -84,21 +84,23 @@ extension EditorBrowserTests {
         #expect(try historyCount(f) == steps + 2)
     }
 
+    /// The fixture at the tablet size with touch, the tomato tapped with a finger: its handles shown.
+    func tappedTomatoAtTabletSize() throws -> EditorFixture {
+        let f = try EditorFixture(width: 1024, height: 1366, touch: true)
+        let c = try f.client(200, 250)
+        try f.tab.touches("touchStart", [(0, c.0, c.1)])
+        try f.tab.touches("touchEnd", [])
+        try f.tab.waitFor(
+            "document.querySelector('[data-techo-handle=rotate]') && !document.querySelector('.selection-frame').hidden", what: "the selection's handles")
+        try f.waitSettled()
+        return f
+    }
+
     /// With fingers there is no Alt: a second finger held on the paper while one drags a corner
     /// scales about the centre; one finger alone scales about the opposite corner.
     @Test func aSecondFingerHeldScalesAboutTheCentreByTouch() throws {
-        let f = try EditorFixture(width: 1024, height: 1366, touch: true)
-        func touches(_ type: String, _ points: [(id: Int, x: Double, y: Double)]) throws {
-            try f.tab.send(
-                "Input.dispatchTouchEvent",
-                ["type": type, "touchPoints": points.map { ["x": $0.x, "y": $0.y, "id": $0.id, "radiusX": 4, "radiusY": 4, "force": 1] as [String: Any] }])
-        }
-        let c = try f.client(200, 250)
-        try touches("touchStart", [(0, c.0, c.1)])
-        try touches("touchEnd", [])
-        try f.tab.waitFor(
-            "document.querySelector('[data-techo-handle=ne]') && !document.querySelector('.selection-frame').hidden", what: "the selection's handles")
-        try f.waitSettled()
+        let f = try tappedTomatoAtTabletSize()
+        let touches = f.tab.touches
         let before = try #require(point(try f.element("tomato")["at"]))
         let steps = try historyCount(f)
         // The ne corner dragged outward by one finger while another rests on the paper far away.
@@ -124,6 +126,44 @@ extension EditorBrowserTests {
         try f.waitSettled()
         let moved = try #require(point(try f.element("tomato")["at"]))
         #expect(moved.0 > centred.0 + 1 && moved.1 < centred.1 - 1, "one finger kept the centre at \(moved)")
+    }
+
+    /// With fingers there is no Shift: a second finger held on the paper while one turns the knob
+    /// snaps the turn to 15° steps; one finger alone turns freely.
+    @Test func aSecondFingerHeldSnapsTheKnobTo15DegreeStepsByTouch() throws {
+        let f = try tappedTomatoAtTabletSize()
+        let touches = f.tab.touches
+        let steps = try historyCount(f)
+        // From above the centre round to about 40° clockwise with one finger, another resting on the paper.
+        func turn(by degrees: Double, holding: Bool) throws {
+            let knob = try handleCentre(f, "rotate"), centre = try f.client(200, 250), rest = try f.client(520, 720)
+            let r = hypot(knob.0 - centre.0, knob.1 - centre.1), a0 = atan2(knob.1 - centre.1, knob.0 - centre.0)
+            func at(_ i: Int) -> (Double, Double) {
+                let a = a0 + degrees * Double(i) / 10 * .pi / 180
+                return ((centre.0 + r * cos(a)).rounded(), (centre.1 + r * sin(a)).rounded())
+            }
+            try touches("touchStart", [(0, knob.0, knob.1)])
+            if holding { try touches("touchStart", [(0, knob.0, knob.1), (1, rest.0, rest.1)]) }
+            for i in 1...10 {
+                let p = at(i)
+                try touches("touchMove", holding ? [(0, p.0, p.1), (1, rest.0, rest.1)] : [(0, p.0, p.1)])
+            }
+            let end = at(10)
+            try touches("touchEnd", [(0, end.0, end.1)])
+            if holding { try touches("touchEnd", [(1, rest.0, rest.1)]) }
+        }
+        try turn(by: 40, holding: true)
+        try f.waitForJournal("the held turn") { number(try f.element("tomato")["rotate"]) != nil }
+        try f.waitSettled()
+        let snapped = try #require(number(try f.element("tomato")["rotate"]))
+        #expect(abs(snapped - 45) < 1e-9, "turned to \(snapped)°, not the 15° step nearest 40°")
+        #expect(try historyCount(f) == steps + 1, "one history step")
+        // One finger alone: 20° more, not snapped to a step.
+        try turn(by: 20, holding: false)
+        try f.waitForJournal("the free turn") { abs((number(try f.element("tomato")["rotate"]) ?? 45) - 45) > 1 }
+        try f.waitSettled()
+        let free = try #require(number(try f.element("tomato")["rotate"]))
+        #expect(abs(free - 65) < 2 && abs(free - 60) > 1e-6, "one finger turned to \(free)°")
     }
 
     @Test func theRotateKnobWithAPenAndShiftTurnsBy15DegreeStepsAndTheFrameTurns() throws {
