@@ -134,9 +134,9 @@ import Testing
         let c = try RawConnection(port: port, timeout: 10)
         try c.send(client.head("POST", "/api/pages/p1/elements?type=image&name=late.png", length: png.count))
         try c.send(Array(png.prefix(10)))
-        // Nothing outside the server says when it has taken the upload's head from the socket;
-        // this wait is for that alone (the signal's handling is waited for by its event below).
-        Thread.sleep(forTimeInterval: 0.3)
+        // The upload is in flight once the server has read its head (the kernel's queues say so;
+        // the signal's handling is waited for by its event below).
+        try c.waitUntilTheServerHasRead(allBut: 10)
         kill(p.processIdentifier, SIGTERM)
         // Stopping ends the event streams first: once this one has ended, the server has taken
         // the signal, and it must still be running for the upload in flight.

@@ -52,6 +52,43 @@ final class RawConnection {
 
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
+    /// Waits until the server has read all but at most the last `unread` bytes sent so far: this
+    /// socket's send queue is empty and the server's end of the connection holds no more than
+    /// that unread (the kernel's table of TCP sockets, /proc/net/tcp, by the two ports). A
+    /// condition to wait on where nothing the server answers says it has taken a request's head
+    /// (`unread`: the body bytes sent after it, which the server may leave until it wants them).
+    func waitUntilTheServerHasRead(allBut unread: Int = 0, timeout: TimeInterval = 20) throws {
+        var addr = sockaddr_in()
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let got = withUnsafeMutablePointer(to: &addr) { p in p.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        var peer = sockaddr_in()
+        var peerLen = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let gotPeer = withUnsafeMutablePointer(to: &peer) { p in p.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &peerLen) } }
+        guard got == 0, gotPeer == 0 else { throw RawHTTPError(description: "getsockname/getpeername failed: errno \(errno)") }
+        let mine = String(format: ":%04X", UInt16(bigEndian: addr.sin_port)), theirs = String(format: ":%04X", UInt16(bigEndian: peer.sin_port))
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            // Columns: sl, local address, remote address, state, tx_queue:rx_queue, …
+            // Read to its end: a /proc file has no size, and a single read may stop at a page.
+            let table = String(decoding: FileHandle(forReadingAtPath: "/proc/net/tcp")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+            let rows = table.split(separator: "\n").map { $0.split(separator: " ") }
+            func queues(local: String, remote: String) -> (tx: Int, rx: Int)? {
+                guard let r = rows.first(where: { $0.count > 4 && $0[1].hasSuffix(local) && $0[2].hasSuffix(remote) }) else { return nil }
+                let q = r[4].split(separator: ":").compactMap { Int($0, radix: 16) }
+                return q.count == 2 ? (q[0], q[1]) : nil
+            }
+            if let client = queues(local: mine, remote: theirs), let server = queues(local: theirs, remote: mine), client.tx == 0, server.rx <= unread {
+                return
+            }
+            if Date() > deadline {
+                let seen =
+                    "client \(String(describing: queues(local: mine, remote: theirs))), server \(String(describing: queues(local: theirs, remote: mine)))"
+                throw RawHTTPError(description: "the server did not read what was sent within \(Int(timeout)) s (send and receive queues: \(seen))")
+            }
+            usleep(2_000)
+        }
+    }
+
     /// Reads more bytes; false at the end of the stream.
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
