@@ -125,6 +125,21 @@ private final class Painter {
             cairo_set_fill_rule(cr, rule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
             cairo_set_source_rgba(cr, color.r, color.g, color.b, color.a)
             cairo_fill(cr)
+        case .dots(let centres, let radius, let color):
+            guard color.a > 0, radius > 0, !centres.isEmpty else { return }
+            // Each dot a stroke of no length with round caps: PDF draws it as a disc of the
+            // line width.
+            cairo_save(cr)
+            cairo_new_path(cr)
+            for c in centres {
+                cairo_move_to(cr, c.x, c.y)
+                cairo_line_to(cr, c.x, c.y)
+            }
+            cairo_set_line_width(cr, 2 * radius)
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+            cairo_set_source_rgba(cr, color.r, color.g, color.b, color.a)
+            cairo_stroke(cr)
+            cairo_restore(cr)
         case .picture(let picture, let transform, let opacity):
             guard transform.isInvertible, opacity > 0 else { return }
             let s = try surface(picture)

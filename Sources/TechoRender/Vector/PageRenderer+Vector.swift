@@ -356,7 +356,10 @@ extension PageRenderer {
                 items.append(.group([.picture(p, transform: t, opacity: image.opacity)], opacity: 1, blendMode: .sourceOver, clip: .rect(sheet)))
             }
         }
-        if let paper = bg.paper, let (path, paint) = paperRulings(paper, canvas: canvas) {
+        if let paper = bg.paper, let dots = paperDots(paper, canvas: canvas) {
+            let k = 1 / canvas.scale
+            items.append(.dots(dots.centres.map { Point($0.x * k, $0.y * k) }, radius: dots.radius * k, color: dots.color))
+        } else if let paper = bg.paper, let (path, paint) = paperRulings(paper, canvas: canvas) {
             items.append(.fill(path.applying(.scale(1 / canvas.scale)), color: paint.color, rule: .nonZero))
         }
         return items

@@ -59,6 +59,10 @@ public struct GlyphRun: Sendable {
 public indirect enum VectorItem: Sendable {
     /// A path filled with a straight-alpha colour.
     case fill(Path, color: Color, rule: FillRule)
+    /// Discs of one radius and colour at `centres` (page space): dotted paper. A backend can
+    /// write each as a round-capped stroke of no length, a few bytes where a circle's path
+    /// takes ten times as many.
+    case dots([Point], radius: Double, color: Color)
     /// A picture: `transform` maps its pixel grid to page space.
     case picture(VectorPicture, transform: Transform, opacity: Double)
     /// A picture repeated over the whole page from `transform`'s origin (a tiled background).
