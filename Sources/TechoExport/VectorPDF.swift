@@ -49,7 +49,7 @@ public enum VectorPDF {
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "techo")
         guard let cr = cairo_create(surface) else { throw ExportError(cannotCreate: false, "PDF export: cairo could not make a context") }
         defer { cairo_destroy(cr) }
-        let painter = Painter(cr: cr)
+        let painter = Painter(cr: cr, glyphs: glyphsByFont(pages.map(\.page.items)))
         defer { painter.release() }
         for spec in pages {
             let (w, h) = points(spec.page)
@@ -73,6 +73,34 @@ public enum VectorPDF {
         return trimmed
     }
 
+    /// Every glyph id the document draws, by font file and face: cairo embeds one subset of
+    /// each font for the whole document, so each font is cut down once, to all its pages' glyphs.
+    static func glyphsByFont(_ pages: [[VectorItem]]) -> [FontFile: Set<UInt32>] {
+        var out: [FontFile: Set<UInt32>] = [:]
+        func visit(_ items: [VectorItem]) {
+            for item in items {
+                switch item {
+                case .glyphs(let run): out[FontFile(run.face), default: []].formUnion(run.glyphs.map { UInt32($0.id) })
+                case .group(let inner, _, _, _), .masked(let inner, _, _): visit(inner)
+                case .fill, .dots, .picture, .tiles, .svg: break
+                }
+            }
+        }
+        for items in pages { visit(items) }
+        return out
+    }
+
+    /// A font file and the face in it, whatever the synthetic bold or italic drawn from it.
+    struct FontFile: Hashable {
+        var path: String
+        var index: Int
+
+        init(_ key: FaceKey) {
+            path = key.path
+            index = key.index
+        }
+    }
+
     /// The page's size in points, bleed included.
     static func points(_ p: VectorPage) -> (Double, Double) { ((p.width + 2 * p.bleed) * 72 / p.dpi, (p.height + 2 * p.bleed) * 72 / p.dpi) }
 
@@ -94,9 +122,15 @@ private final class Painter {
     let cr: OpaquePointer
     private var surfaces: [String: OpaquePointer] = [:]
     private var fonts: [FaceKey: (face: OpaquePointer, unitsPerEm: Double)] = [:]
+    /// The glyphs the whole document draws from each font (`VectorPDF.glyphsByFont`).
+    private let glyphs: [VectorPDF.FontFile: Set<UInt32>]
+    /// Each font's subset, made once for all the faces drawn from it; nil where the font is used
+    /// whole (a colour font, or one HarfBuzz could not subset).
+    private var subsets: [VectorPDF.FontFile: [UInt8]?] = [:]
 
-    init(cr: OpaquePointer) {
+    init(cr: OpaquePointer, glyphs: [VectorPDF.FontFile: Set<UInt32>]) {
         self.cr = cr
+        self.glyphs = glyphs
         // Outlines as the font draws them, at positions the layout chose: no hinting.
         if let options = cairo_font_options_create() {
             cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
@@ -228,7 +262,7 @@ private final class Painter {
         if let f = fonts[run.face] {
             font = f
         } else {
-            font = try PDFFonts.face(run.face)
+            font = try PDFFonts.face(run.face, subset: subset(of: VectorPDF.FontFile(run.face)))
             fonts[run.face] = font
         }
         let m = run.fontMatrix, u = font.unitsPerEm
@@ -249,6 +283,15 @@ private final class Painter {
             }
         }
         try VectorPDF.check(cairo_status(cr))
+    }
+
+    /// The subset of `file` that holds every glyph the document draws from it, or nil to embed
+    /// from the file itself, which cairo then subsets on its own: a larger PDF, still a right one.
+    private func subset(of file: VectorPDF.FontFile) -> [UInt8]? {
+        if let made = subsets[file] { return made }
+        let made = try? PDFFontSubset.subset(path: file.path, index: file.index, glyphs: glyphs[file] ?? [])
+        subsets[file] = .some(made ?? nil)
+        return made ?? nil
     }
 
     private func paint(_ opacity: Double) {
