@@ -179,14 +179,14 @@ private final class Painter {
             let s = try surface(picture)
             defer { if picture.key == nil { cairo_surface_destroy(s) } }
             cairo_save(cr)
-            var m = matrix(transform)
+            var m = matrix(picture.stored.concatenating(transform))
             cairo_transform(cr, &m)
             cairo_set_source_surface(cr, s, 0, 0)
             cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
             paint(opacity)
             cairo_restore(cr)
         case .tiles(let picture, let transform, let opacity):
-            guard let inverse = transform.inverted(), opacity > 0 else { return }
+            guard let inverse = picture.stored.concatenating(transform).inverted(), opacity > 0 else { return }
             let s = try surface(picture)
             defer { if picture.key == nil { cairo_surface_destroy(s) } }
             guard let pattern = cairo_pattern_create_for_surface(s) else { throw ExportError(cannotCreate: false, "PDF export: cairo: out of memory") }
@@ -343,10 +343,12 @@ private final class Painter {
     private func matrix(_ t: Transform) -> cairo_matrix_t { cairo_matrix_t(xx: t.a, yx: t.b, xy: t.c, yy: t.d, x0: t.tx, y0: t.ty) }
 
     /// The picture as a cairo image surface: cached by key, and carrying its key as the unique
-    /// id (one image object per document) and its JPEG bytes when it has them.
+    /// id (one image object per document) and its JPEG bytes when it has them. The surface's
+    /// grid is the one those bytes store (`picture.stored` turns it onto the pixmap's), so the
+    /// image cairo writes and the pixels behind it agree.
     private func surface(_ picture: VectorPicture) throws -> OpaquePointer {
         if let key = picture.key, let s = surfaces[key] { return s }
-        let p = picture.pixmap
+        let p = picture.stored.isIdentity ? picture.pixmap : Self.unturned(picture.pixmap, by: picture.stored)
         let opaque = p.isOpaque
         guard let s = cairo_image_surface_create(opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32, Int32(p.width), Int32(p.height)) else {
             throw ExportError(cannotCreate: false, "PDF export: cairo: out of memory")
@@ -377,6 +379,26 @@ private final class Painter {
             surfaces[key] = s
         }
         return s
+    }
+
+    /// `displayed` taken back to the grid `turn` maps onto it (a quarter turn and/or a mirror,
+    /// so each stored pixel's centre lands on one displayed pixel's centre).
+    static func unturned(_ displayed: Pixmap, by turn: Transform) -> Pixmap {
+        let swaps = turn.a == 0
+        let w = swaps ? displayed.height : displayed.width, h = swaps ? displayed.width : displayed.height
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        displayed.data.withUnsafeBufferPointer { src in
+            for y in 0..<h {
+                for x in 0..<w {
+                    let c = turn.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
+                    let dx = min(displayed.width - 1, max(0, Int(c.x.rounded(.down))))
+                    let dy = min(displayed.height - 1, max(0, Int(c.y.rounded(.down))))
+                    let i = (dy * displayed.width + dx) * 4, o = (y * w + x) * 4
+                    for k in 0..<4 { out[o + k] = src[i + k] }
+                }
+            }
+        }
+        return Pixmap(width: w, height: h, premultiplied: out)
     }
 
     /// Hands cairo a copy of `bytes` as the surface's `mime` data (cairo frees it).

@@ -113,12 +113,13 @@ extension PageRenderer {
     // MARK: Pictures
 
     /// The asset decoded at its natural size, with the file's bytes when they can be embedded
-    /// as they are.
+    /// as they are: a JPEG at its full resolution, upright or turned by its EXIF orientation
+    /// (then the picture carries the turn for the backend to apply as the image's matrix).
     func naturalPicture(_ asset: AssetRef) throws -> VectorPicture {
         let (nw, nh) = try images.naturalSize(asset)
         let img = try images.image(asset, natural: (nw, nh), needed: (nw, nh))
         let info = try images.info(asset)
-        guard info.format == .jpeg, info.orientation == .up, img.width == info.width, img.height == info.height else {
+        guard info.format == .jpeg, img.width == info.naturalWidth, img.height == info.naturalHeight else {
             return VectorPicture(key: asset.path, pixmap: img)
         }
         let url: URL
@@ -127,7 +128,9 @@ extension PageRenderer {
         do { bytes = try FileBytes.contents(of: url.path, name: asset.path, maxBytes: ImageLimits.default.maxFileBytes) } catch let e as ImageError {
             throw images.failure(asset, e)
         }
-        return VectorPicture(key: asset.path, pixmap: img, jpeg: JPEGPassThrough.isEmbeddable(bytes) ? bytes : nil)
+        guard JPEGPassThrough.isEmbeddable(bytes) else { return VectorPicture(key: asset.path, pixmap: img) }
+        let turn = info.orientation.storedToDisplayed(width: Double(info.width), height: Double(info.height))
+        return VectorPicture(key: asset.path, pixmap: img, jpeg: bytes, stored: turn)
     }
 
     /// A photo's picture at its own resolution: the file's JPEG bytes when they pass through,

@@ -15,15 +15,21 @@ public struct VectorPicture: Sendable {
     public let key: String?
     /// Premultiplied RGBA.
     public let pixmap: Pixmap
-    /// The file's own JPEG bytes when they decode to exactly `pixmap` (no crop of the pixels,
-    /// no adjustment, no orientation, full resolution), so a backend can embed them as they are.
-    /// Default nil.
+    /// The file's own JPEG bytes when they decode to exactly `pixmap` once turned by `stored`
+    /// (no crop of the pixels, no adjustment, full resolution), so a backend can embed them as
+    /// they are. Default nil.
     public let jpeg: [UInt8]?
+    /// Maps the grid of the pixels as `jpeg` stores them onto `pixmap`'s grid: the file's EXIF
+    /// orientation, which a PDF reader does not apply, so a backend embedding `jpeg` draws it
+    /// through this transform. Identity when there are no such bytes or they are upright.
+    /// Default `.identity`.
+    public let stored: Transform
 
-    public init(key: String?, pixmap: Pixmap, jpeg: [UInt8]? = nil) {
+    public init(key: String?, pixmap: Pixmap, jpeg: [UInt8]? = nil, stored: Transform = .identity) {
         self.key = key
         self.pixmap = pixmap
         self.jpeg = jpeg
+        self.stored = jpeg == nil ? .identity : stored
     }
 }
 
