@@ -220,7 +220,9 @@ extension PageRenderer {
         return [.group(items, opacity: e.opacity, blendMode: .sourceOver, clip: nil)]
     }
 
-    /// A photo's soft shadow, rendered at the canvas's scale over its extent.
+    /// A photo's soft shadow over its extent: one colour through a soft mask of the blur as the
+    /// raster computes it, at 1/f of the canvas's resolution (`SoftShadow.blurred`), which the
+    /// raster only interpolates up and the PDF reader interpolates the same way.
     private func photoShadow(_ g: PhotoGeometry, element e: Element, canvas: Canvas) -> VectorItem? {
         let t = canvas.toDevice(e)
         let offset = g.shadowOffset * e.placement.scale * canvas.scale
@@ -228,19 +230,21 @@ extension PageRenderer {
         let reach = g.card.applying(t).offsetBy(offset).outset(by: 3 * blur + 1)
         guard let layer = canvas.layer(coveringDevice: reach) else { return nil }
         let lw = layer.pixmap.width, lh = layer.pixmap.height
-        let mask = SoftShadow.mask(
+        let (small, f) = SoftShadow.blurred(
             g.silhouette, transform: layer.local(t).concatenating(.translation(offset, offset)), sigma: blur, width: lw, height: lh)
         // One opaque colour through the blur's coverage times the shadow's 0.42 alpha: the PDF
         // keeps only that coverage (a grey soft mask), where a picture of the shadow would carry
         // three more channels of one colour.
         let alpha = 0.42
-        var coverage = [UInt8](repeating: 0, count: lw * lh * 4)
-        for i in 0..<(lw * lh) { coverage[4 * i + 3] = UInt8((Double(mask.data[i]) * alpha).rounded()) }
+        let sw = small.width, sh = small.height
+        var coverage = [UInt8](repeating: 0, count: sw * sh * 4)
+        for i in 0..<(sw * sh) { coverage[4 * i + 3] = UInt8((Double(small.data[4 * i + 3]) * alpha).rounded()) }
         let place = fromDevice(canvas, x: layer.x0, y: layer.y0)
         let area = Path.rect(Rect(x: 0, y: 0, width: Double(lw), height: Double(lh))).applying(place)
         return .masked(
             [.fill(area, color: Color(r: 0.16, g: 0.11, b: 0.07, a: 1), rule: .nonZero)],
-            mask: VectorPicture(key: nil, pixmap: Pixmap(width: lw, height: lh, premultiplied: coverage)), transform: place)
+            mask: VectorPicture(key: nil, pixmap: Pixmap(width: sw, height: sh, premultiplied: coverage)),
+            transform: Transform.scale(Double(f)).concatenating(place))
     }
 
     // MARK: Text
