@@ -376,5 +376,13 @@ extension Pixmap {
         let made = jpegs.filter { !Set(sources).contains([$0.width, $0.height]) }
         #expect(made.count >= 8, "adjusted photos: \(made)")
         for row in made { #expect(row.xppi <= 302, "page \(row.page): a \(row.width) x \(row.height) JPEG at \(row.xppi) ppi") }
+
+        // The size budget: the journal's assets' bytes plus 600 KB for fonts, vectors and the
+        // effects drawn at the export resolution (docs/decisions/pdf.md).
+        let assetBytes = try FileManager.default.contentsOfDirectory(atPath: ws.url("k.techo/assets").path).reduce(0) { sum, name in
+            sum + ((try FileManager.default.attributesOfItem(atPath: ws.url("k.techo/assets/" + name).path)[.size] as? NSNumber)?.intValue ?? 0)
+        }
+        let pdfBytes = try ws.bytes("k.pdf").count
+        #expect(assetBytes > 0 && pdfBytes <= assetBytes + 600 * 1024, "the PDF is \(pdfBytes / 1024) KB, its budget \((assetBytes + 600 * 1024) / 1024) KB")
     }
 }
