@@ -69,7 +69,7 @@ let package = Package(
             name: "TechoExport",
             dependencies: [
                 "TechoModel", "TechoRender", "TechoCodecs", "TechoRaster", "TechoGeometry", "TechoText", "CCairo", "CRsvg", "CFreeType", "CHarfBuzzSubset",
-                "CTechoLazy",
+                "CLibDeflate", "CTechoLazy",
             ]),
         // The only way to change a journal: typed operations, one error type (docs/decisions/architecture.md).
         .target(name: "TechoEditing", dependencies: ["TechoModel", "TechoRender", "TechoCodecs", "TechoText", "TechoExport", "TechoResources"]),

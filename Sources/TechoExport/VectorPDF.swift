@@ -65,7 +65,7 @@ public enum VectorPDF {
         }
         cairo_surface_finish(surface)
         try check(cairo_surface_status(surface))
-        let pdf = PDFDuplicateResources.blanked(sink.bytes)
+        let pdf = PDFDuplicateResources.blanked(PDFTextClip.rewritten(sink.bytes) ?? sink.bytes)
         guard let bleed = pages.first.map({ $0.page.bleed * 72 / $0.page.dpi }), bleed > 0 else { return pdf }
         guard let trimmed = PDFTrimBox.inserted(pdf, bleed: bleed) else {
             throw ExportError(cannotCreate: false, "PDF export: cairo's file is not laid out as expected, so no TrimBox could be added for --bleed")

@@ -384,5 +384,10 @@ extension Pixmap {
         }
         let pdfBytes = try ws.bytes("k.pdf").count
         #expect(assetBytes > 0 && pdfBytes <= assetBytes + 600 * 1024, "the PDF is \(pdfBytes / 1024) KB, its budget \((assetBytes + 600 * 1024) / 1024) KB")
+
+        // Each page as poppler renders it at 150 dpi against the PNG export at 150 dpi.
+        let psnr = try PDFTools.psnr(pdf: "k.pdf", journal: "k.techo", dpi: 150, ws: ws)
+        #expect(psnr.count == 6, "\(psnr)")
+        for (i, p) in psnr.enumerated() { #expect(p >= 30, "page \(i + 1): PSNR \(p) dB") }
     }
 }
