@@ -30,6 +30,8 @@ let package = Package(
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         // The vector PDF (docs/decisions/pdf.md): cairo's PDF surface, with FreeType faces for its fonts.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // HarfBuzz's subsetter, which makes each text font of the vector PDF small before cairo embeds it.
+        .systemLibrary(name: "CHarfBuzzSubset", pkgConfig: "harfbuzz-subset", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CLibMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Every library above is opened on first use, not at start-up (docs/decisions/startup.md): CTechoLazy
@@ -38,8 +40,8 @@ let package = Package(
         .target(
             name: "CTechoLazy",
             dependencies: [
-                "CRsvg", "CCairo", "CLibHeif", "CLibWebP", "CLibMicroHTTPD", "CFreeType", "CHarfBuzz", "CFontconfig", "CLibCrypto", "CLibPNG", "CLibJPEG",
-                "CLibDeflate",
+                "CRsvg", "CCairo", "CHarfBuzzSubset", "CLibHeif", "CLibWebP", "CLibMicroHTTPD", "CFreeType", "CHarfBuzz", "CFontconfig", "CLibCrypto",
+                "CLibPNG", "CLibJPEG", "CLibDeflate",
             ], exclude: ["symbols"]),
         // The only C we write: whole libpng / libjpeg sessions, so setjmp/longjmp never crosses Swift.
         .target(name: "CTechoShims", dependencies: ["CLibPNG", "CLibJPEG", "CTechoLazy"]),
@@ -66,7 +68,8 @@ let package = Package(
         .target(
             name: "TechoExport",
             dependencies: [
-                "TechoModel", "TechoRender", "TechoCodecs", "TechoRaster", "TechoGeometry", "TechoText", "CCairo", "CRsvg", "CFreeType", "CTechoLazy",
+                "TechoModel", "TechoRender", "TechoCodecs", "TechoRaster", "TechoGeometry", "TechoText", "CCairo", "CRsvg", "CFreeType", "CHarfBuzzSubset",
+                "CLibDeflate", "CTechoLazy",
             ]),
         // The only way to change a journal: typed operations, one error type (docs/decisions/architecture.md).
         .target(name: "TechoEditing", dependencies: ["TechoModel", "TechoRender", "TechoCodecs", "TechoText", "TechoExport", "TechoResources"]),

@@ -36,6 +36,7 @@ LIBRARIES = [
     ("microhttpd", "libmicrohttpd.so.12", "libmicrohttpd", ["stddef.h", "stdint.h", "sys/socket.h", "microhttpd.h"]),
     ("freetype", "libfreetype.so.6", "freetype2", ["ft2build.h", "freetype/freetype.h", "freetype/ftoutln.h", "freetype/ftglyph.h", "freetype/tttables.h"]),
     ("harfbuzz", "libharfbuzz.so.0", "harfbuzz", ["hb.h", "hb-ft.h", "hb-ot.h"]),
+    ("harfbuzz_subset", "libharfbuzz-subset.so.0", "harfbuzz-subset", ["hb.h", "hb-subset.h"]),
     ("fontconfig", "libfontconfig.so.1", "fontconfig", ["fontconfig/fontconfig.h"]),
     ("crypto", "libcrypto.so.3", "libcrypto", ["openssl/evp.h"]),
     ("png", "libpng16.so.16", "libpng", ["png.h"]),

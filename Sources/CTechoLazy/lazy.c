@@ -30,6 +30,7 @@ static library libraries[TECHO_LAZY_COUNT] = {
     [TECHO_LAZY_MICROHTTPD] = {.soname = "libmicrohttpd.so.12", .package = "libmicrohttpd12"},
     [TECHO_LAZY_FREETYPE] = {.soname = "libfreetype.so.6", .package = "libfreetype6"},
     [TECHO_LAZY_HARFBUZZ] = {.soname = "libharfbuzz.so.0", .package = "libharfbuzz0b"},
+    [TECHO_LAZY_HARFBUZZ_SUBSET] = {.soname = "libharfbuzz-subset.so.0", .package = "libharfbuzz-subset0"},
     [TECHO_LAZY_FONTCONFIG] = {.soname = "libfontconfig.so.1", .package = "libfontconfig1"},
     [TECHO_LAZY_CRYPTO] = {.soname = "libcrypto.so.3", .package = "libssl3"},
     [TECHO_LAZY_PNG] = {.soname = "libpng16.so.16", .package = "libpng16-16"},

@@ -273,6 +273,18 @@ void cairo_set_font_options(cairo_t *a0, const cairo_font_options_t *a1) {
     fn(a0, a1);
 }
 
+void cairo_set_line_cap(cairo_t *a0, cairo_line_cap_t a1) {
+    static __typeof__(&cairo_set_line_cap) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_set_line_cap");
+    fn(a0, a1);
+}
+
+void cairo_set_line_width(cairo_t *a0, double a1) {
+    static __typeof__(&cairo_set_line_width) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_set_line_width");
+    fn(a0, a1);
+}
+
 void cairo_set_operator(cairo_t *a0, cairo_operator_t a1) {
     static __typeof__(&cairo_set_operator) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_set_operator");
@@ -319,6 +331,12 @@ const char *cairo_status_to_string(cairo_status_t a0) {
     static __typeof__(&cairo_status_to_string) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_status_to_string");
     return fn(a0);
+}
+
+void cairo_stroke(cairo_t *a0) {
+    static __typeof__(&cairo_stroke) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_CAIRO, "cairo_stroke");
+    fn(a0);
 }
 
 void cairo_surface_destroy(cairo_surface_t *a0) {

@@ -19,6 +19,12 @@ struct libdeflate_compressor *libdeflate_alloc_compressor(int a0) {
     return fn(a0);
 }
 
+struct libdeflate_decompressor *libdeflate_alloc_decompressor(void) {
+    static __typeof__(&libdeflate_alloc_decompressor) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_DEFLATE, "libdeflate_alloc_decompressor");
+    return fn();
+}
+
 uint32_t libdeflate_crc32(uint32_t a0, const void *a1, size_t a2) {
     static __typeof__(&libdeflate_crc32) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_DEFLATE, "libdeflate_crc32");
@@ -41,6 +47,30 @@ void libdeflate_free_compressor(struct libdeflate_compressor *a0) {
     static __typeof__(&libdeflate_free_compressor) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_DEFLATE, "libdeflate_free_compressor");
     fn(a0);
+}
+
+void libdeflate_free_decompressor(struct libdeflate_decompressor *a0) {
+    static __typeof__(&libdeflate_free_decompressor) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_DEFLATE, "libdeflate_free_decompressor");
+    fn(a0);
+}
+
+size_t libdeflate_zlib_compress(struct libdeflate_compressor *a0, const void *a1, size_t a2, void *a3, size_t a4) {
+    static __typeof__(&libdeflate_zlib_compress) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_DEFLATE, "libdeflate_zlib_compress");
+    return fn(a0, a1, a2, a3, a4);
+}
+
+size_t libdeflate_zlib_compress_bound(struct libdeflate_compressor *a0, size_t a1) {
+    static __typeof__(&libdeflate_zlib_compress_bound) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_DEFLATE, "libdeflate_zlib_compress_bound");
+    return fn(a0, a1);
+}
+
+enum libdeflate_result libdeflate_zlib_decompress(struct libdeflate_decompressor *a0, const void *a1, size_t a2, void *a3, size_t a4, size_t *a5) {
+    static __typeof__(&libdeflate_zlib_decompress) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_DEFLATE, "libdeflate_zlib_decompress");
+    return fn(a0, a1, a2, a3, a4, a5);
 }
 
 #endif

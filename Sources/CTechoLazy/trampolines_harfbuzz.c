@@ -9,6 +9,24 @@
 #if defined(__linux__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
+hb_blob_t *hb_blob_create_from_file_or_fail(const char *a0) {
+    static __typeof__(&hb_blob_create_from_file_or_fail) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HARFBUZZ, "hb_blob_create_from_file_or_fail");
+    return fn(a0);
+}
+
+void hb_blob_destroy(hb_blob_t *a0) {
+    static __typeof__(&hb_blob_destroy) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HARFBUZZ, "hb_blob_destroy");
+    fn(a0);
+}
+
+const char *hb_blob_get_data(hb_blob_t *a0, unsigned int *a1) {
+    static __typeof__(&hb_blob_get_data) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HARFBUZZ, "hb_blob_get_data");
+    return fn(a0, a1);
+}
+
 void hb_buffer_add_codepoints(hb_buffer_t *a0, const hb_codepoint_t *a1, int a2, unsigned int a3, int a4) {
     static __typeof__(&hb_buffer_add_codepoints) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HARFBUZZ, "hb_buffer_add_codepoints");
@@ -69,10 +87,28 @@ void hb_buffer_set_script(hb_buffer_t *a0, hb_script_t a1) {
     fn(a0, a1);
 }
 
+hb_face_t *hb_face_create(hb_blob_t *a0, unsigned int a1) {
+    static __typeof__(&hb_face_create) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HARFBUZZ, "hb_face_create");
+    return fn(a0, a1);
+}
+
 void hb_face_destroy(hb_face_t *a0) {
     static __typeof__(&hb_face_destroy) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HARFBUZZ, "hb_face_destroy");
     fn(a0);
+}
+
+unsigned int hb_face_get_glyph_count(const hb_face_t *a0) {
+    static __typeof__(&hb_face_get_glyph_count) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HARFBUZZ, "hb_face_get_glyph_count");
+    return fn(a0);
+}
+
+hb_blob_t *hb_face_reference_blob(hb_face_t *a0) {
+    static __typeof__(&hb_face_reference_blob) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HARFBUZZ, "hb_face_reference_blob");
+    return fn(a0);
 }
 
 hb_bool_t hb_feature_from_string(const char *a0, int a1, hb_feature_t *a2) {
@@ -111,10 +147,34 @@ hb_language_t hb_language_from_string(const char *a0, int a1) {
     return fn(a0, a1);
 }
 
+hb_bool_t hb_ot_color_has_layers(hb_face_t *a0) {
+    static __typeof__(&hb_ot_color_has_layers) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HARFBUZZ, "hb_ot_color_has_layers");
+    return fn(a0);
+}
+
+hb_bool_t hb_ot_color_has_png(hb_face_t *a0) {
+    static __typeof__(&hb_ot_color_has_png) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HARFBUZZ, "hb_ot_color_has_png");
+    return fn(a0);
+}
+
+hb_bool_t hb_ot_color_has_svg(hb_face_t *a0) {
+    static __typeof__(&hb_ot_color_has_svg) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HARFBUZZ, "hb_ot_color_has_svg");
+    return fn(a0);
+}
+
 void hb_ot_font_set_funcs(hb_font_t *a0) {
     static __typeof__(&hb_ot_font_set_funcs) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HARFBUZZ, "hb_ot_font_set_funcs");
     fn(a0);
+}
+
+void hb_set_add(hb_set_t *a0, hb_codepoint_t a1) {
+    static __typeof__(&hb_set_add) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HARFBUZZ, "hb_set_add");
+    fn(a0, a1);
 }
 
 void hb_shape(hb_font_t *a0, hb_buffer_t *a1, const hb_feature_t *a2, unsigned int a3) {

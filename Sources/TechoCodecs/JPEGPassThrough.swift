@@ -16,7 +16,7 @@ extension JPEGSegments {
 
 public enum JPEGPassThrough {
     /// True when `bytes` is a JPEG a PDF reader decodes to the pixels techo's decoder gives
-    /// (EXIF orientation aside: the caller checks that the file is upright).
+    /// before its EXIF orientation (a PDF reader does not apply it: the caller turns the image).
     public static func isEmbeddable(_ bytes: [UInt8]) -> Bool {
         guard let f = JPEGSegments.frame(bytes) else { return false }
         return f.precision == 8 && (f.components == 1 || f.components == 3)

@@ -2,6 +2,10 @@
 // collection indices) TechoText laid the text out with, so the glyph ids of the layout are the
 // glyph ids cairo subsets and embeds, with a ToUnicode map built from the text clusters.
 //
+// A face may instead be made from a subset of the file (PDFFontSubset: the same glyph ids, only
+// the glyphs the document draws), which FreeType reads from memory; those bytes then live as
+// long as the face.
+//
 // cairo holds on to font faces past the end of a document (its caches of scaled fonts), so each
 // FreeType face is released by cairo itself, through the font face's user data, when cairo
 // drops the last reference. The FreeType library that made the faces is never released, and
@@ -19,10 +23,29 @@ enum PDFFonts {
     /// The address cairo keys the FreeType face's release by.
     nonisolated(unsafe) private static let releaseKey = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(capacity: 1)
 
+    /// A FreeType face and the bytes it was read from, when it was read from memory: released
+    /// together, after cairo's last reference.
+    private final class Held {
+        let face: FT_Face
+        let bytes: UnsafeMutableRawPointer?
+
+        init(face: FT_Face, bytes: UnsafeMutableRawPointer?) {
+            self.face = face
+            self.bytes = bytes
+        }
+
+        /// Under `PDFFonts.lock`.
+        func release() {
+            FT_Done_Face(face)
+            free(bytes)
+        }
+    }
+
     /// A cairo font face for `key` (a new reference, to be destroyed by the caller) and the
-    /// face's units per em.
+    /// face's units per em: from `subset`, the bytes of a single-face font with the same glyph
+    /// ids as the file, when given; from the file otherwise.
     /// - Throws: `ExportError` naming the font file when FreeType cannot open it.
-    static func face(_ key: FaceKey) throws -> (face: OpaquePointer, unitsPerEm: Double) {
+    static func face(_ key: FaceKey, subset: [UInt8]? = nil) throws -> (face: OpaquePointer, unitsPerEm: Double) {
         lock.lock()
         defer { lock.unlock() }
         if library == nil {
@@ -31,22 +54,48 @@ enum PDFFonts {
             library = lib
         }
         var ft: FT_Face?
-        guard FT_New_Face(library, key.path, FT_Long(key.index), &ft) == 0, let ft else {
+        var bytes: UnsafeMutableRawPointer?
+        if let subset, !subset.isEmpty {
+            guard let copy = malloc(subset.count) else { throw ExportError(cannotCreate: false, "PDF export: out of memory for the font \(key.path)") }
+            subset.withUnsafeBytes { src in if let base = src.baseAddress { copy.copyMemory(from: base, byteCount: subset.count) } }
+            bytes = copy
+            guard FT_New_Memory_Face(library, copy.assumingMemoryBound(to: FT_Byte.self), FT_Long(subset.count), 0, &ft) == 0 else {
+                free(copy)
+                throw ExportError(cannotCreate: false, "PDF export: FreeType cannot read the subset of the font \(key.path) (face \(key.index))")
+            }
+        } else {
+            guard FT_New_Face(library, key.path, FT_Long(key.index), &ft) == 0 else {
+                throw ExportError(cannotCreate: false, "PDF export: cannot open the font \(key.path) (face \(key.index))")
+            }
+        }
+        guard let ft else {
+            free(bytes)
             throw ExportError(cannotCreate: false, "PDF export: cannot open the font \(key.path) (face \(key.index))")
         }
+        let held = Held(face: ft, bytes: bytes)
         let upem = Double(ft.pointee.units_per_EM)
         guard upem > 0, let face = cairo_ft_font_face_create_for_ft_face(ft, 0) else {
-            FT_Done_Face(ft)
+            held.release()
             throw ExportError(cannotCreate: false, "PDF export: the font \(key.path) (face \(key.index)) has no outlines cairo can use")
         }
-        let attached = cairo_font_face_set_user_data(face, releaseKey, UnsafeMutableRawPointer(ft)) { ft in
+        // Checked before the release is attached: destroying a face that carries it takes the lock
+        // held here.
+        guard cairo_font_face_status(face) == CAIRO_STATUS_SUCCESS else {
+            cairo_font_face_destroy(face)
+            held.release()
+            throw ExportError(cannotCreate: false, "PDF export: cairo could not use the font \(key.path)")
+        }
+        let token = Unmanaged.passRetained(held).toOpaque()
+        let attached = cairo_font_face_set_user_data(face, releaseKey, token) { token in
+            guard let token else { return }
             PDFFonts.lock.lock()
-            FT_Done_Face(ft?.assumingMemoryBound(to: FT_FaceRec.self))
+            Unmanaged<Held>.fromOpaque(token).takeRetainedValue().release()
             PDFFonts.lock.unlock()
         }
-        guard attached == CAIRO_STATUS_SUCCESS, cairo_font_face_status(face) == CAIRO_STATUS_SUCCESS else {
+        guard attached == CAIRO_STATUS_SUCCESS else {
             cairo_font_face_destroy(face)
-            FT_Done_Face(ft)
+            Unmanaged<Held>.fromOpaque(token).release()
+            held.release()
             throw ExportError(cannotCreate: false, "PDF export: cairo could not use the font \(key.path)")
         }
         if key.embolden { cairo_ft_font_face_set_synthesize(face, UInt32(CAIRO_FT_SYNTHESIZE_BOLD.rawValue)) }

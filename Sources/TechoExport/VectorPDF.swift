@@ -49,7 +49,7 @@ public enum VectorPDF {
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "techo")
         guard let cr = cairo_create(surface) else { throw ExportError(cannotCreate: false, "PDF export: cairo could not make a context") }
         defer { cairo_destroy(cr) }
-        let painter = Painter(cr: cr)
+        let painter = Painter(cr: cr, glyphs: glyphsByFont(pages.map(\.page.items)))
         defer { painter.release() }
         for spec in pages {
             let (w, h) = points(spec.page)
@@ -65,12 +65,40 @@ public enum VectorPDF {
         }
         cairo_surface_finish(surface)
         try check(cairo_surface_status(surface))
-        let pdf = PDFDuplicateResources.blanked(sink.bytes)
+        let pdf = PDFDuplicateResources.blanked(PDFTextClip.rewritten(sink.bytes) ?? sink.bytes)
         guard let bleed = pages.first.map({ $0.page.bleed * 72 / $0.page.dpi }), bleed > 0 else { return pdf }
         guard let trimmed = PDFTrimBox.inserted(pdf, bleed: bleed) else {
             throw ExportError(cannotCreate: false, "PDF export: cairo's file is not laid out as expected, so no TrimBox could be added for --bleed")
         }
         return trimmed
+    }
+
+    /// Every glyph id the document draws, by font file and face: cairo embeds one subset of
+    /// each font for the whole document, so each font is cut down once, to all its pages' glyphs.
+    static func glyphsByFont(_ pages: [[VectorItem]]) -> [FontFile: Set<UInt32>] {
+        var out: [FontFile: Set<UInt32>] = [:]
+        func visit(_ items: [VectorItem]) {
+            for item in items {
+                switch item {
+                case .glyphs(let run): out[FontFile(run.face), default: []].formUnion(run.glyphs.map { UInt32($0.id) })
+                case .group(let inner, _, _, _), .masked(let inner, _, _): visit(inner)
+                case .fill, .dots, .picture, .tiles, .svg: break
+                }
+            }
+        }
+        for items in pages { visit(items) }
+        return out
+    }
+
+    /// A font file and the face in it, whatever the synthetic bold or italic drawn from it.
+    struct FontFile: Hashable {
+        var path: String
+        var index: Int
+
+        init(_ key: FaceKey) {
+            path = key.path
+            index = key.index
+        }
     }
 
     /// The page's size in points, bleed included.
@@ -94,9 +122,15 @@ private final class Painter {
     let cr: OpaquePointer
     private var surfaces: [String: OpaquePointer] = [:]
     private var fonts: [FaceKey: (face: OpaquePointer, unitsPerEm: Double)] = [:]
+    /// The glyphs the whole document draws from each font (`VectorPDF.glyphsByFont`).
+    private let glyphs: [VectorPDF.FontFile: Set<UInt32>]
+    /// Each font's subset, made once for all the faces drawn from it; nil where the font is used
+    /// whole (a colour font, or one HarfBuzz could not subset).
+    private var subsets: [VectorPDF.FontFile: [UInt8]?] = [:]
 
-    init(cr: OpaquePointer) {
+    init(cr: OpaquePointer, glyphs: [VectorPDF.FontFile: Set<UInt32>]) {
         self.cr = cr
+        self.glyphs = glyphs
         // Outlines as the font draws them, at positions the layout chose: no hinting.
         if let options = cairo_font_options_create() {
             cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
@@ -125,19 +159,34 @@ private final class Painter {
             cairo_set_fill_rule(cr, rule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
             cairo_set_source_rgba(cr, color.r, color.g, color.b, color.a)
             cairo_fill(cr)
+        case .dots(let centres, let radius, let color):
+            guard color.a > 0, radius > 0, !centres.isEmpty else { return }
+            // Each dot a stroke of no length with round caps: PDF draws it as a disc of the
+            // line width.
+            cairo_save(cr)
+            cairo_new_path(cr)
+            for c in centres {
+                cairo_move_to(cr, c.x, c.y)
+                cairo_line_to(cr, c.x, c.y)
+            }
+            cairo_set_line_width(cr, 2 * radius)
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+            cairo_set_source_rgba(cr, color.r, color.g, color.b, color.a)
+            cairo_stroke(cr)
+            cairo_restore(cr)
         case .picture(let picture, let transform, let opacity):
             guard transform.isInvertible, opacity > 0 else { return }
             let s = try surface(picture)
             defer { if picture.key == nil { cairo_surface_destroy(s) } }
             cairo_save(cr)
-            var m = matrix(transform)
+            var m = matrix(picture.stored.concatenating(transform))
             cairo_transform(cr, &m)
             cairo_set_source_surface(cr, s, 0, 0)
             cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
             paint(opacity)
             cairo_restore(cr)
         case .tiles(let picture, let transform, let opacity):
-            guard let inverse = transform.inverted(), opacity > 0 else { return }
+            guard let inverse = picture.stored.concatenating(transform).inverted(), opacity > 0 else { return }
             let s = try surface(picture)
             defer { if picture.key == nil { cairo_surface_destroy(s) } }
             guard let pattern = cairo_pattern_create_for_surface(s) else { throw ExportError(cannotCreate: false, "PDF export: cairo: out of memory") }
@@ -213,7 +262,7 @@ private final class Painter {
         if let f = fonts[run.face] {
             font = f
         } else {
-            font = try PDFFonts.face(run.face)
+            font = try PDFFonts.face(run.face, subset: subset(of: VectorPDF.FontFile(run.face)))
             fonts[run.face] = font
         }
         let m = run.fontMatrix, u = font.unitsPerEm
@@ -234,6 +283,15 @@ private final class Painter {
             }
         }
         try VectorPDF.check(cairo_status(cr))
+    }
+
+    /// The subset of `file` that holds every glyph the document draws from it, or nil to embed
+    /// from the file itself, which cairo then subsets on its own: a larger PDF, still a right one.
+    private func subset(of file: VectorPDF.FontFile) -> [UInt8]? {
+        if let made = subsets[file] { return made }
+        let made = try? PDFFontSubset.subset(path: file.path, index: file.index, glyphs: glyphs[file] ?? [])
+        subsets[file] = .some(made ?? nil)
+        return made ?? nil
     }
 
     private func paint(_ opacity: Double) {
@@ -285,10 +343,12 @@ private final class Painter {
     private func matrix(_ t: Transform) -> cairo_matrix_t { cairo_matrix_t(xx: t.a, yx: t.b, xy: t.c, yy: t.d, x0: t.tx, y0: t.ty) }
 
     /// The picture as a cairo image surface: cached by key, and carrying its key as the unique
-    /// id (one image object per document) and its JPEG bytes when it has them.
+    /// id (one image object per document) and its JPEG bytes when it has them. The surface's
+    /// grid is the one those bytes store (`picture.stored` turns it onto the pixmap's), so the
+    /// image cairo writes and the pixels behind it agree.
     private func surface(_ picture: VectorPicture) throws -> OpaquePointer {
         if let key = picture.key, let s = surfaces[key] { return s }
-        let p = picture.pixmap
+        let p = picture.stored.isIdentity ? picture.pixmap : Self.unturned(picture.pixmap, by: picture.stored)
         let opaque = p.isOpaque
         guard let s = cairo_image_surface_create(opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32, Int32(p.width), Int32(p.height)) else {
             throw ExportError(cannotCreate: false, "PDF export: cairo: out of memory")
@@ -319,6 +379,26 @@ private final class Painter {
             surfaces[key] = s
         }
         return s
+    }
+
+    /// `displayed` taken back to the grid `turn` maps onto it (a quarter turn and/or a mirror,
+    /// so each stored pixel's centre lands on one displayed pixel's centre).
+    static func unturned(_ displayed: Pixmap, by turn: Transform) -> Pixmap {
+        let swaps = turn.a == 0
+        let w = swaps ? displayed.height : displayed.width, h = swaps ? displayed.width : displayed.height
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        displayed.data.withUnsafeBufferPointer { src in
+            for y in 0..<h {
+                for x in 0..<w {
+                    let c = turn.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
+                    let dx = min(displayed.width - 1, max(0, Int(c.x.rounded(.down))))
+                    let dy = min(displayed.height - 1, max(0, Int(c.y.rounded(.down))))
+                    let i = (dy * displayed.width + dx) * 4, o = (y * w + x) * 4
+                    for k in 0..<4 { out[o + k] = src[i + k] }
+                }
+            }
+        }
+        return Pixmap(width: w, height: h, premultiplied: out)
     }
 
     /// Hands cairo a copy of `bytes` as the surface's `mime` data (cairo frees it).

@@ -14,15 +14,13 @@ enum DieCut {
     /// - Complexity: O(width × height) of the pixmap, whatever the border width.
     static func outlined(_ pixmap: Pixmap, width: Double, color: Color) -> Pixmap {
         let w = pixmap.width, h = pixmap.height
-        let distance = squaredDistances(pixmap)
+        let coverage = border(pixmap, width: width)
         var out = Pixmap(width: w, height: h)
         let c = color.premultiplied8
-        let limit = Float(width + 0.5)
         out.data.withUnsafeMutableBufferPointer { o in
             for i in 0..<(w * h) {
-                let cov = min(1, max(0, limit - distance[i].squareRoot()))
-                if cov <= 0 { continue }
-                let k = UInt32((cov * 255).rounded())
+                let k = UInt32(coverage[i])
+                if k == 0 { continue }
                 o[4 * i] = UInt8((UInt32(c.r) * k + 127) / 255)
                 o[4 * i + 1] = UInt8((UInt32(c.g) * k + 127) / 255)
                 o[4 * i + 2] = UInt8((UInt32(c.b) * k + 127) / 255)
@@ -31,6 +29,17 @@ enum DieCut {
         }
         out.composite(pixmap, x: 0, y: 0)
         return out
+    }
+
+    /// The border's coverage (0…255) of every pixel of `pixmap`: what `outlined` paints in its
+    /// colour before the sticker goes over it (the vector PDF uses it as a soft mask).
+    static func border(_ pixmap: Pixmap, width: Double) -> [UInt8] {
+        let distance = squaredDistances(pixmap)
+        let limit = Float(width + 0.5)
+        return distance.map { d in
+            let cov = min(1, max(0, limit - d.squareRoot()))
+            return cov <= 0 ? 0 : UInt8((cov * 255).rounded())
+        }
     }
 
     /// For every pixel, the squared distance (pixels²) to the nearest pixel whose alpha is at

@@ -103,36 +103,54 @@ extension PageRenderer {
         }
     }
 
-    /// The rulings of `paper` on `canvas` as one device-space path (nonzero) and its paint, or
-    /// nil when there are none. Lines are snapped to the canvas's device pixels. The path is in
-    /// the whole page's device space (a region's origin is not taken off).
-    func paperRulings(_ paper: Paper, canvas: Canvas) -> (Path, Paint)? {
+    /// Where the rulings of `paper` go on `canvas` (device space, the whole page's): the
+    /// positions of its columns and rows, whole spacings centred within the margin, and the
+    /// spacing; nil when they do not fit or are finer than a device pixel.
+    private func paperGrid(_ paper: Paper, canvas: Canvas) -> (xs: [Double], ys: [Double], step: Double, area: Rect)? {
         let s = canvas.scale
         let W = Double(canvas.pageWidth), H = Double(canvas.pageHeight)
         let step = paper.spacing * s, margin = paper.margin * s
         let area = Rect(x: margin, y: margin, width: W - 2 * margin, height: H - 2 * margin)
         guard area.width > 0, area.height > 0, step >= 1 else { return nil }
-        // Positions of the rulings along one axis: whole spacings, centred in the area.
         func positions(_ start: Double, _ length: Double) -> [Double] {
             let n = Int((length / step).rounded(.down))
             let first = start + (length - Double(n) * step) / 2
             return (0...n).map { first + Double($0) * step }
         }
-        let xs = positions(area.minX, area.width), ys = positions(area.minY, area.height)
+        return (positions(area.minX, area.width), positions(area.minY, area.height), step, area)
+    }
+
+    /// The radius of dotted paper's dots at `step` device pixels apart: about 0.4 mm dots at
+    /// 5 mm spacing, never below a device pixel across.
+    private static func dotRadius(step: Double) -> Double { max(0.6, step * 0.04) }
+
+    /// The dots of dotted `paper` on `canvas`, in device space as `paperRulings` draws them:
+    /// centres row by row, radius and colour; nil when the paper is not dotted or has so many
+    /// dots that it is drawn as an even tint.
+    func paperDots(_ paper: Paper, canvas: Canvas) -> (centres: [Point], radius: Double, color: Color)? {
+        guard paper.pattern == .dots, let (xs, ys, step, _) = paperGrid(paper, canvas: canvas), xs.count * ys.count <= PageRenderer.maxPaperDots
+        else { return nil }
+        return (ys.flatMap { y in xs.map { Point($0, y) } }, Self.dotRadius(step: step), Color(paper.color))
+    }
+
+    /// The rulings of `paper` on `canvas` as one device-space path (nonzero) and its paint, or
+    /// nil when there are none. Lines are snapped to the canvas's device pixels. The path is in
+    /// the whole page's device space (a region's origin is not taken off).
+    func paperRulings(_ paper: Paper, canvas: Canvas) -> (Path, Paint)? {
+        guard let (xs, ys, step, area) = paperGrid(paper, canvas: canvas) else { return nil }
         let paint = Paint(paper.color)
         var path = Path()
         switch paper.pattern {
         case .blank:
             return nil
         case .dots:
-            // About 0.4 mm dots at 5 mm spacing, never below a device pixel across.
-            let r = max(0.6, step * 0.04)
+            let r = Self.dotRadius(step: step)
             if xs.count * ys.count > PageRenderer.maxPaperDots {
                 // Finer than the eye can tell apart: an even tint of the same average darkness.
                 let tint = min(1, Double.pi * r * r / (step * step))
                 return (.rect(area), Paint(paper.color, opacity: tint))
             }
-            for y in ys { for x in xs { path.append(.circle(center: Point(x, y), radius: r)) } }
+            for c in paperDots(paper, canvas: canvas)?.centres ?? [] { path.append(.circle(center: c, radius: r)) }
         case .grid, .lines:
             // Hairlines: about 0.15 mm at 5 mm spacing, whole device pixels wide, on pixel edges.
             let t = max(1, (step * 0.022).rounded())

@@ -10,12 +10,21 @@ enum SoftShadow {
     /// A `width`×`height` coverage mask of `shape` (device path, already offset), blurred by a
     /// Gaussian of `sigma` device pixels.
     static func mask(_ shape: Path, transform: Transform, sigma: Double, width: Int, height: Int) -> Mask {
+        let (small, f) = blurred(shape, transform: transform, sigma: sigma, width: width, height: height)
+        return upscaledAlpha(small, factor: f, width: width, height: height)
+    }
+
+    /// The shadow before it is scaled up: the silhouette drawn and blurred at 1/`factor` of
+    /// the resolution, its alpha the coverage. Pixel (i, j) of `small` is centred on device
+    /// point ((i + ½)·factor, (j + ½)·factor) of the `width`×`height` mask, which it covers with
+    /// a pixel to spare on the right and bottom. The vector PDF embeds this and lets the reader
+    /// interpolate, as `mask` does.
+    static func blurred(_ shape: Path, transform: Transform, sigma: Double, width: Int, height: Int) -> (small: Pixmap, factor: Int) {
         let f = max(1, min(8, Int(sigma / 4)))
         let sw = (width + f - 1) / f + 1, sh = (height + f - 1) / f + 1
         var small = Pixmap(width: sw, height: sh)
         small.fill(shape, paint: Paint(color: .black), transform: transform.concatenating(.scale(1 / Double(f))))
-        let blurred = sigma / Double(f) > 0.2 ? small.blurred(radius: sigma / Double(f)) : small
-        return upscaledAlpha(blurred, factor: f, width: width, height: height)
+        return (sigma / Double(f) > 0.2 ? small.blurred(radius: sigma / Double(f)) : small, f)
     }
 
     /// The alpha channel of `small` scaled up by `factor` (pixel centres aligned) to a mask of

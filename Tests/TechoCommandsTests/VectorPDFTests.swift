@@ -271,6 +271,48 @@ extension Pixmap {
         #expect(between.count <= 2, "edge \(between.count) px wide at 8x: \(reds)")
     }
 
+    /// `jpeg` with an EXIF block whose only tag is Orientation = `orientation`, as a phone
+    /// writes a photo taken with the camera turned (APP1 right after SOI, little-endian TIFF).
+    static func withOrientation(_ jpeg: [UInt8], _ orientation: UInt16) -> [UInt8] {
+        var tiff: [UInt8] = Array("II".utf8) + [42, 0, 8, 0, 0, 0]  // header, IFD0 at 8
+        tiff += [1, 0]  // one entry
+        tiff += [0x12, 0x01, 3, 0, 1, 0, 0, 0, UInt8(orientation & 0xFF), UInt8(orientation >> 8), 0, 0]  // 0x0112 SHORT × 1
+        tiff += [0, 0, 0, 0]  // no next IFD
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + jpeg.dropFirst(2)
+    }
+
+    /// A JPEG turned by its EXIF orientation and shown without any other change goes in as its
+    /// own bytes (DCT, at its stored 227 x 149 pixels), turned by the image's matrix: poppler's
+    /// rendering of the page matches the PNG export, which draws the photo upright.
+    @Test func anEXIFRotatedJPEGGoesInAsItsOwnBytesTurnedByItsMatrix() throws {
+        let ws = try Workspace()
+        let source = try [UInt8](Data(contentsOf: Fixtures.url("Fixtures/pdf/photo.jpg")))
+        try Data(Self.withOrientation(source, 6)).write(to: ws.url("turned.jpg"))
+        let manifest = """
+            {"techo": 1, "title": "EXIF", "page": {"size": "A6", "dpi": 150, "background": {"color": "#ffffff"}},
+             "pages": [{"id": "p", "elements": [
+               {"type": "photo", "src": "turned.jpg", "at": [310, 300], "scale": 2.5}
+             ]}]}
+            """
+        try Data(manifest.utf8).write(to: ws.url("exif.json"))
+        let built = try ws.run("build", "exif.json", "--journal", "e.techo", "-o", "built")
+        #expect(built.code == 0, "\(built.err)")
+        #expect(try ws.run("export", "e.techo", "-o", "e.pdf").code == 0)
+        let rows = try PDFTools.images("e.pdf", in: ws.dir).filter { $0.type == "image" }
+        // The stored grid, not the displayed 149 x 227, and DCT: no pixel was decoded.
+        #expect(rows.count == 1 && rows.allSatisfy { $0.width == 227 && $0.height == 149 && $0.encoding == "jpeg" }, "\(rows)")
+        let asset = try FileManager.default.contentsOfDirectory(atPath: ws.url("e.techo/assets").path).filter { $0.hasSuffix(".jpg") }
+        #expect(asset.count == 1, "\(asset)")
+        let bytes = try ws.bytes("e.techo/assets/" + (asset.first ?? ""))
+        #expect(try ws.bytes("e.pdf").firstRange(of: bytes) != nil, "the JPEG's own bytes are in the PDF")
+        // The right way up: a photo sideways or mirrored would differ from the PNG over most of
+        // its area.
+        let psnr = try PDFTools.psnr(pdf: "e.pdf", journal: "e.techo", dpi: 150, ws: ws)
+        #expect(psnr.count == 1 && psnr.allSatisfy { $0 >= 30 }, "PSNR \(psnr)")
+    }
+
     @Test func popplerRendersWhatThePNGExportShows() throws {
         let ws = try Workspace()
         try Self.journal(ws)
@@ -334,5 +376,18 @@ extension Pixmap {
         let made = jpegs.filter { !Set(sources).contains([$0.width, $0.height]) }
         #expect(made.count >= 8, "adjusted photos: \(made)")
         for row in made { #expect(row.xppi <= 302, "page \(row.page): a \(row.width) x \(row.height) JPEG at \(row.xppi) ppi") }
+
+        // The size budget: the journal's assets' bytes plus 600 KB for fonts, vectors and the
+        // effects drawn at the export resolution (docs/decisions/pdf.md).
+        let assetBytes = try FileManager.default.contentsOfDirectory(atPath: ws.url("k.techo/assets").path).reduce(0) { sum, name in
+            sum + ((try FileManager.default.attributesOfItem(atPath: ws.url("k.techo/assets/" + name).path)[.size] as? NSNumber)?.intValue ?? 0)
+        }
+        let pdfBytes = try ws.bytes("k.pdf").count
+        #expect(assetBytes > 0 && pdfBytes <= assetBytes + 600 * 1024, "the PDF is \(pdfBytes / 1024) KB, its budget \((assetBytes + 600 * 1024) / 1024) KB")
+
+        // Each page as poppler renders it at 150 dpi against the PNG export at 150 dpi.
+        let psnr = try PDFTools.psnr(pdf: "k.pdf", journal: "k.techo", dpi: 150, ws: ws)
+        #expect(psnr.count == 6, "\(psnr)")
+        for (i, p) in psnr.enumerated() { #expect(p >= 30, "page \(i + 1): PSNR \(p) dB") }
     }
 }

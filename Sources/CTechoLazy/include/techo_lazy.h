@@ -2,7 +2,7 @@
 #define TECHO_LAZY_H
 /*
  * Why this exists: techo's C libraries (librsvg with cairo and GLib, libheif with its codecs,
- * libwebp, libmicrohttpd with GnuTLS, FreeType, HarfBuzz, fontconfig, libcrypto, libpng,
+ * libwebp, libmicrohttpd with GnuTLS, FreeType, HarfBuzz and its subsetter, fontconfig, libcrypto, libpng,
  * libjpeg, libdeflate) are not linked into techo; each is opened the
  * first time one of its functions is called, so a command that needs none of them (`techo
  * --version`, `techo --help`, most editing commands) does not pay for loading them
@@ -33,6 +33,7 @@ typedef enum {
     TECHO_LAZY_MICROHTTPD,   /* libmicrohttpd.so.12 (libmicrohttpd12) */
     TECHO_LAZY_FREETYPE,     /* libfreetype.so.6 (libfreetype6) */
     TECHO_LAZY_HARFBUZZ,     /* libharfbuzz.so.0 (libharfbuzz0b) */
+    TECHO_LAZY_HARFBUZZ_SUBSET, /* libharfbuzz-subset.so.0 (libharfbuzz-subset0) */
     TECHO_LAZY_FONTCONFIG,   /* libfontconfig.so.1 (libfontconfig1) */
     TECHO_LAZY_CRYPTO,       /* libcrypto.so.3 (libssl3) */
     TECHO_LAZY_PNG,          /* libpng16.so.16 (libpng16-16) */

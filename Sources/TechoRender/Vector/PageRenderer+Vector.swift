@@ -2,8 +2,10 @@
 // geometry. Ink strokes become the stroker's and the pencil's outlines as filled paths, shapes
 // their fills and outlines; photos and picture stickers are their decoded pixels at their own
 // resolution (never the page's), cropped and rounded by clip paths; SVG stickers stay SVG;
-// paper rulings are the raster's paths at the export resolution. What has no vector form is the
-// raster renderer's own drawing of it at the export resolution, cut to its extent.
+// paper rulings are the raster's paths at the export resolution; tape is its outline, filled
+// with its colour or its pattern; a die-cut border is one colour through a soft mask. What has
+// no vector form is the raster renderer's own drawing of it at the export resolution, cut to its
+// extent.
 
 import Foundation
 import TechoCodecs
@@ -49,21 +51,24 @@ extension PageRenderer {
 
     private func vectorItems(of e: Element, canvas: Canvas, warnings: inout [String]) throws -> [VectorItem] {
         switch e.content {
-        case .image(let image) where image.outline == nil:
-            return try vectorImage(image, element: e)
+        case .image(let image):
+            guard let outline = image.outline else { return try vectorImage(image, element: e, opacity: e.opacity) }
+            return try vectorDieCut(image, outline: outline, element: e, canvas: canvas)
+        case .washi(let washi):
+            // An SVG pattern has no pixels of its own to repeat: drawn at the export resolution.
+            if case .pattern(let asset) = washi.fill, images.isVector(asset) { return try rasterised(e, canvas: canvas, warnings: &warnings) }
+            return try vectorWashi(washi, element: e)
         case .photo(let photo):
             return try vectorPhoto(photo, element: e, canvas: canvas)
         case .ink(let ink):
             return try vectorInk(ink, element: e, canvas: canvas)
         case .text(let text):
             return try vectorText(text, element: e, canvas: canvas, warnings: &warnings)
-        case .image, .washi:
-            return try rasterised(e, canvas: canvas, warnings: &warnings)
         }
     }
 
     /// The element drawn by the raster renderer at the canvas's scale, for what has no vector
-    /// form: each of its layers a picture over the layer's extent, composited with the layer's
+    /// form (tape printed with an SVG pattern): each of its layers a picture over the layer's extent, composited with the layer's
     /// opacity and blend mode (tape multiplies); its direct draws one picture cut to the
     /// element's extent.
     func rasterised(_ e: Element, canvas: Canvas, warnings: inout [String]) throws -> [VectorItem] {
@@ -113,12 +118,13 @@ extension PageRenderer {
     // MARK: Pictures
 
     /// The asset decoded at its natural size, with the file's bytes when they can be embedded
-    /// as they are.
+    /// as they are: a JPEG at its full resolution, upright or turned by its EXIF orientation
+    /// (then the picture carries the turn for the backend to apply as the image's matrix).
     func naturalPicture(_ asset: AssetRef) throws -> VectorPicture {
         let (nw, nh) = try images.naturalSize(asset)
         let img = try images.image(asset, natural: (nw, nh), needed: (nw, nh))
         let info = try images.info(asset)
-        guard info.format == .jpeg, info.orientation == .up, img.width == info.width, img.height == info.height else {
+        guard info.format == .jpeg, img.width == info.naturalWidth, img.height == info.naturalHeight else {
             return VectorPicture(key: asset.path, pixmap: img)
         }
         let url: URL
@@ -127,7 +133,9 @@ extension PageRenderer {
         do { bytes = try FileBytes.contents(of: url.path, name: asset.path, maxBytes: ImageLimits.default.maxFileBytes) } catch let e as ImageError {
             throw images.failure(asset, e)
         }
-        return VectorPicture(key: asset.path, pixmap: img, jpeg: JPEGPassThrough.isEmbeddable(bytes) ? bytes : nil)
+        guard JPEGPassThrough.isEmbeddable(bytes) else { return VectorPicture(key: asset.path, pixmap: img) }
+        let turn = info.orientation.storedToDisplayed(width: Double(info.width), height: Double(info.height))
+        return VectorPicture(key: asset.path, pixmap: img, jpeg: bytes, stored: turn)
     }
 
     /// A photo's picture at its own resolution: the file's JPEG bytes when they pass through,
@@ -145,7 +153,7 @@ extension PageRenderer {
         return VectorPicture(key: key, pixmap: pixmap, jpeg: try JPEGEncoder.encode(pixmap, quality: 92, name: key))
     }
 
-    private func vectorImage(_ image: ImageContent, element e: Element) throws -> [VectorItem] {
+    private func vectorImage(_ image: ImageContent, element e: Element, opacity: Double) throws -> [VectorItem] {
         let (nw, nh) = (image.naturalWidth, image.naturalHeight)
         let toPage = Transform.translation(-nw / 2, -nh / 2).concatenating(e.transform)
         if images.isVector(image.asset) {
@@ -155,11 +163,63 @@ extension PageRenderer {
             do { bytes = try FileBytes.contents(of: url.path, name: image.asset.path, maxBytes: SVGRendering.maxFileBytes) } catch let err as ImageError {
                 throw images.failure(image.asset, err)
             }
-            return [.svg(bytes: bytes, name: image.asset.path, width: nw, height: nh, transform: toPage, opacity: e.opacity)]
+            return [.svg(bytes: bytes, name: image.asset.path, width: nw, height: nh, transform: toPage, opacity: opacity)]
         }
         let p = try naturalPicture(image.asset)
         let grid = Transform.scale(nw / Double(p.pixmap.width), nh / Double(p.pixmap.height)).concatenating(toPage)
-        return [.picture(p, transform: grid, opacity: e.opacity)]
+        return [.picture(p, transform: grid, opacity: opacity)]
+    }
+
+    /// A die-cut sticker as `drawImage` draws it: the border in its one colour through a soft
+    /// mask of the raster's own border coverage at the export resolution (`DieCut.border`, over
+    /// the same layer), the sticker over it as any sticker (its own pixels once per document,
+    /// or SVG), the two composited once with the element's opacity. A picture of both would
+    /// carry the sticker again at the export resolution and three channels of one colour.
+    private func vectorDieCut(_ image: ImageContent, outline: Outline, element e: Element, canvas: Canvas) throws -> [VectorItem] {
+        let t = canvas.toDevice(e)
+        let k = t.maxScale
+        let (nw, nh) = (image.naturalWidth, image.naturalHeight)
+        let img = try images.image(image.asset, natural: (nw, nh), needed: (nw * k, nh * k))
+        let toElement = Transform.scale(nw / Double(img.width), nh / Double(img.height)).concatenating(.translation(-nw / 2, -nh / 2))
+        let border = outline.width * k
+        let rect = Rect(x: -nw / 2, y: -nh / 2, width: nw, height: nh).applying(t).outset(by: border + 1)
+        let sticker = try vectorImage(image, element: e, opacity: 1)
+        guard var layer = canvas.layer(coveringDevice: rect, pad: min(256, Int(border.rounded(.up)) + 2)) else {
+            return e.opacity < 1 ? [.group(sticker, opacity: e.opacity, blendMode: .sourceOver, clip: nil)] : sticker
+        }
+        layer.pixmap.draw(img, transform: layer.local(toElement.concatenating(t)), filter: .good)
+        let lw = layer.pixmap.width, lh = layer.pixmap.height
+        let cover = DieCut.border(layer.pixmap, width: border)
+        var alpha = [UInt8](repeating: 0, count: lw * lh * 4)
+        for i in 0..<(lw * lh) { alpha[4 * i + 3] = cover[i] }
+        let place = fromDevice(canvas, x: layer.x0, y: layer.y0)
+        let area = Path.rect(Rect(x: 0, y: 0, width: Double(lw), height: Double(lh))).applying(place)
+        let mask = VectorPicture(key: nil, pixmap: Pixmap(width: lw, height: lh, premultiplied: alpha))
+        let ring = VectorItem.masked([.fill(area, color: Color(outline.color), rule: .nonZero)], mask: mask, transform: place)
+        return [.group([ring] + sticker, opacity: e.opacity, blendMode: .sourceOver, clip: nil)]
+    }
+
+    /// Washi tape as `drawWashi` draws it, as vectors: the strip's outline filled with its
+    /// colour, or clipped to the outline its pattern (the picture at its own resolution,
+    /// repeated along the strip, one repeat across its width, at 85 %), multiplied onto the
+    /// page with the element's opacity.
+    private func vectorWashi(_ w: WashiContent, element e: Element) throws -> [VectorItem] {
+        let shape = WashiShape(length: w.length, width: w.width, ends: w.ends, seed: e.id)
+        let t = w.frame.concatenating(e.transform)
+        let outline = shape.path.applying(t)
+        let strip: VectorItem
+        switch w.fill {
+        case .color(let c):
+            strip = .fill(outline, color: Color(c), rule: .nonZero)
+        case .pattern(let asset):
+            let (iw, ih) = try images.naturalSize(asset)
+            let k = w.width / ih
+            let p = try naturalPicture(asset)
+            let grid = Transform.scale(iw * k / Double(p.pixmap.width), ih * k / Double(p.pixmap.height))
+                .concatenating(.translation(0, -w.width / 2)).concatenating(t)
+            strip = .group([.tiles(p, transform: grid, opacity: 0.85)], opacity: 1, blendMode: .sourceOver, clip: outline)
+        }
+        return [.group([strip], opacity: e.opacity, blendMode: .multiply, clip: nil)]
     }
 
     private func vectorPhoto(_ photo: PhotoContent, element e: Element, canvas: Canvas) throws -> [VectorItem] {
@@ -217,7 +277,9 @@ extension PageRenderer {
         return [.group(items, opacity: e.opacity, blendMode: .sourceOver, clip: nil)]
     }
 
-    /// A photo's soft shadow, rendered at the canvas's scale over its extent.
+    /// A photo's soft shadow over its extent: one colour through a soft mask of the blur as the
+    /// raster computes it, at 1/f of the canvas's resolution (`SoftShadow.blurred`), which the
+    /// raster only interpolates up and the PDF reader interpolates the same way.
     private func photoShadow(_ g: PhotoGeometry, element e: Element, canvas: Canvas) -> VectorItem? {
         let t = canvas.toDevice(e)
         let offset = g.shadowOffset * e.placement.scale * canvas.scale
@@ -225,19 +287,21 @@ extension PageRenderer {
         let reach = g.card.applying(t).offsetBy(offset).outset(by: 3 * blur + 1)
         guard let layer = canvas.layer(coveringDevice: reach) else { return nil }
         let lw = layer.pixmap.width, lh = layer.pixmap.height
-        let mask = SoftShadow.mask(
+        let (small, f) = SoftShadow.blurred(
             g.silhouette, transform: layer.local(t).concatenating(.translation(offset, offset)), sigma: blur, width: lw, height: lh)
         // One opaque colour through the blur's coverage times the shadow's 0.42 alpha: the PDF
         // keeps only that coverage (a grey soft mask), where a picture of the shadow would carry
         // three more channels of one colour.
         let alpha = 0.42
-        var coverage = [UInt8](repeating: 0, count: lw * lh * 4)
-        for i in 0..<(lw * lh) { coverage[4 * i + 3] = UInt8((Double(mask.data[i]) * alpha).rounded()) }
+        let sw = small.width, sh = small.height
+        var coverage = [UInt8](repeating: 0, count: sw * sh * 4)
+        for i in 0..<(sw * sh) { coverage[4 * i + 3] = UInt8((Double(small.data[4 * i + 3]) * alpha).rounded()) }
         let place = fromDevice(canvas, x: layer.x0, y: layer.y0)
         let area = Path.rect(Rect(x: 0, y: 0, width: Double(lw), height: Double(lh))).applying(place)
         return .masked(
             [.fill(area, color: Color(r: 0.16, g: 0.11, b: 0.07, a: 1), rule: .nonZero)],
-            mask: VectorPicture(key: nil, pixmap: Pixmap(width: lw, height: lh, premultiplied: coverage)), transform: place)
+            mask: VectorPicture(key: nil, pixmap: Pixmap(width: sw, height: sh, premultiplied: coverage)),
+            transform: Transform.scale(Double(f)).concatenating(place))
     }
 
     // MARK: Text
@@ -356,7 +420,10 @@ extension PageRenderer {
                 items.append(.group([.picture(p, transform: t, opacity: image.opacity)], opacity: 1, blendMode: .sourceOver, clip: .rect(sheet)))
             }
         }
-        if let paper = bg.paper, let (path, paint) = paperRulings(paper, canvas: canvas) {
+        if let paper = bg.paper, let dots = paperDots(paper, canvas: canvas) {
+            let k = 1 / canvas.scale
+            items.append(.dots(dots.centres.map { Point($0.x * k, $0.y * k) }, radius: dots.radius * k, color: dots.color))
+        } else if let paper = bg.paper, let (path, paint) = paperRulings(paper, canvas: canvas) {
             items.append(.fill(path.applying(.scale(1 / canvas.scale)), color: paint.color, rule: .nonZero))
         }
         return items

@@ -15,15 +15,21 @@ public struct VectorPicture: Sendable {
     public let key: String?
     /// Premultiplied RGBA.
     public let pixmap: Pixmap
-    /// The file's own JPEG bytes when they decode to exactly `pixmap` (no crop of the pixels,
-    /// no adjustment, no orientation, full resolution), so a backend can embed them as they are.
-    /// Default nil.
+    /// The file's own JPEG bytes when they decode to exactly `pixmap` once turned by `stored`
+    /// (no crop of the pixels, no adjustment, full resolution), so a backend can embed them as
+    /// they are. Default nil.
     public let jpeg: [UInt8]?
+    /// Maps the grid of the pixels as `jpeg` stores them onto `pixmap`'s grid: the file's EXIF
+    /// orientation, which a PDF reader does not apply, so a backend embedding `jpeg` draws it
+    /// through this transform. Identity when there are no such bytes or they are upright.
+    /// Default `.identity`.
+    public let stored: Transform
 
-    public init(key: String?, pixmap: Pixmap, jpeg: [UInt8]? = nil) {
+    public init(key: String?, pixmap: Pixmap, jpeg: [UInt8]? = nil, stored: Transform = .identity) {
         self.key = key
         self.pixmap = pixmap
         self.jpeg = jpeg
+        self.stored = jpeg == nil ? .identity : stored
     }
 }
 
@@ -59,6 +65,10 @@ public struct GlyphRun: Sendable {
 public indirect enum VectorItem: Sendable {
     /// A path filled with a straight-alpha colour.
     case fill(Path, color: Color, rule: FillRule)
+    /// Discs of one radius and colour at `centres` (page space): dotted paper. A backend can
+    /// write each as a round-capped stroke of no length, a few bytes where a circle's path
+    /// takes ten times as many.
+    case dots([Point], radius: Double, color: Color)
     /// A picture: `transform` maps its pixel grid to page space.
     case picture(VectorPicture, transform: Transform, opacity: Double)
     /// A picture repeated over the whole page from `transform`'s origin (a tiled background).
