@@ -155,8 +155,12 @@ class Editor {
     this.panels.selection.show();
   }
 
-  /** The selection's frame and handles over the selected element as the page last drew it. */
+  /**
+   * The selection's frame and handles over the selected element as the page last drew it, and
+   * the selection on the page element for scripts (`data-techo-selection`, empty for none).
+   */
   showFrame() {
+    this.view.frame.dataset.techoSelection = this.state.selection || '';
     const el = this.state.selection ? this.state.elementById(this.state.selection) : null;
     this.selectionFrame.show(el && !el.locked ? el : null, el && el.transform);
   }

@@ -186,3 +186,28 @@ extension EditorBrowserTests {
         }
     }
 }
+
+extension EditorBrowserTests {
+    /// §13's hook: `[data-techo-page]` carries the selection (`data-techo-selection`), empty when
+    /// nothing is selected: a click on a sticker, a click on the paper, Escape, a Delete.
+    @Test func thePageElementCarriesTheSelection() throws {
+        let f = try EditorFixture()
+        func shows(_ id: String, after what: String) throws {
+            let hook = "document.querySelector('[data-techo-page]').dataset.techoSelection"
+            try f.tab.waitFor("\(hook) === '\(id)'", what: "'\(id)' in data-techo-selection after \(what)")
+        }
+        try shows("", after: "opening")
+        let tomato = try f.client(200, 250), paper = try f.client(500, 450)
+        for (point, id, what) in [(tomato, "tomato", "a click on it"), (paper, "", "a click on the paper"), (tomato, "tomato", "a click on it again")] {
+            try f.tab.click(point.0, point.1)
+            try shows(id, after: what)
+        }
+        try f.tab.key("Escape", code: "Escape", keyCode: 27)
+        try shows("", after: "Escape")
+        try f.tab.click(tomato.0, tomato.1)
+        try shows("tomato", after: "a click on it once more")
+        try f.tab.key("Delete", code: "Delete", keyCode: 46)
+        try f.waitForJournal("the tomato deleted") { (try f.pageJSON()["elements"] as? [[String: Any]])?.contains { $0["id"] as? String == "tomato" } == false }
+        try shows("", after: "Delete")
+    }
+}
