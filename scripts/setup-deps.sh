@@ -36,6 +36,8 @@ need=(
     # techo-fuzz whose debug information objcopy removed (valgrind 3.19 cannot read DWARF 5).
     "valgrind:/usr/bin/valgrind"
     "binutils:/usr/bin/objcopy"
+    # CrashSafetyTests kills techo at each of its file steps with strace's fault injection.
+    "strace:/usr/bin/strace"
 )
 for extra in "$@"; do need+=("$extra"); done
 
