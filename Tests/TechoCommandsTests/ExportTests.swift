@@ -154,7 +154,8 @@ import Testing
         // page's size, and renders each as the PNG export shows it.
         #expect(try PDFTools.qpdfProblems("j.pdf", in: ws.dir) == nil)
         // A6 at 50 dpi: 207 x 291 px = 298.08 x 419.04 pt, within a pixel of 105 x 148 mm.
-        #expect(try PDFTools.pageSizes("j.pdf", in: ws.dir) == ["298.08 x 419.04 pts", "298.08 x 419.04 pts"])
+        let sizes = try PDFTools.pageSizes("j.pdf", in: ws.dir)
+        #expect(sizes == ["298.08 x 419.04 pts", "298.08 x 419.04 pts"], "poppler's pages: \(sizes)")
         let psnr = try PDFTools.psnr(pdf: "j.pdf", journal: "j.techo", dpi: 50, ws: ws)
         #expect(psnr.count == 2 && psnr.allSatisfy { $0 >= 40 }, "PSNR against the PNG export: \(psnr)")
         // Several pages to one .png file is a usage error, and nothing is written.

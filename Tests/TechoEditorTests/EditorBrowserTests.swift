@@ -381,7 +381,8 @@ import Testing
         // the page's size (600 x 800 px at 300 dpi: 144 x 192 pt), and the file is the one
         // `techo export --raster` writes (page pictures; docs/editor-api.md).
         #expect(try PDFTools.qpdfProblems(pdfName, in: downloads) == nil)
-        #expect(try PDFTools.pageSizes(pdfName, in: downloads) == ["144 x 192 pts", "144 x 192 pts"])
+        let sizes = try PDFTools.pageSizes(pdfName, in: downloads)
+        #expect(sizes == ["144 x 192 pts", "144 x 192 pts"], "poppler's pages: \(sizes)")
         _ = try Techo.run(["export", f.journal.path, "--raster", "-o", f.folder.appendingPathComponent("cli.pdf").path], in: f.folder)
         #expect(try Data(contentsOf: downloads.appendingPathComponent(pdfName)) == Data(contentsOf: f.folder.appendingPathComponent("cli.pdf")))
     }

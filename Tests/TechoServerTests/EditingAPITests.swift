@@ -195,7 +195,8 @@ import Testing
         // `techo export --raster` writes (page pictures; docs/editor-api.md).
         try Data(pdf.body).write(to: s.dir.appendingPathComponent("served.pdf"))
         #expect(try PDFTools.qpdfProblems("served.pdf", in: s.dir) == nil)
-        #expect(try PDFTools.pageSizes("served.pdf", in: s.dir) == ["288 x 216 pts"])
+        let sizes = try PDFTools.pageSizes("served.pdf", in: s.dir)
+        #expect(sizes == ["288 x 216 pts"], "poppler's pages: \(sizes)")
         _ = try s.techo("export", s.journal.path, "--raster", "-o", s.dir.appendingPathComponent("cli.pdf").path)
         #expect(pdf.body == [UInt8](try Data(contentsOf: s.dir.appendingPathComponent("cli.pdf"))))
         let info = try json(try s.client.get("/api/journal"))
