@@ -108,8 +108,9 @@ import Testing
             timeout: 600)
         let log = (try? String(contentsOf: ws.url("memcheck.log"), encoding: .utf8)) ?? ""
         // What memcheck reported at exit: each leak record with its stack, and the summary.
-        let atExit = log.range(of: "HEAP SUMMARY:").map { String(log[$0.lowerBound...]) } ?? log
-        let report = atExit.split(separator: "\n").filter { !$0.hasPrefix("--") }.map { $0.drop { $0 != " " } }.joined(separator: "\n")
+        let lines = log.split(separator: "\n")
+        let atExit = lines[(lines.firstIndex { $0.contains("HEAP SUMMARY:") } ?? lines.startIndex)...]
+        let report = atExit.filter { !$0.hasPrefix("--") }.map { $0.drop { $0 != " " } }.joined(separator: "\n")
         #expect(!timedOut, "the replay under valgrind hung")
         #expect(r.code != 99, "memcheck found a definite leak that is not dav1d's, or a memory error:\n\(report.suffix(6000))")
         #expect(r.code == 0, "exit \(r.code)\n\(r.err.suffix(2000))\n\(report.suffix(2000))")
