@@ -32,6 +32,12 @@ need=(
     "qpdf:/usr/bin/qpdf"
     # The editor's browser tests (make test) drive headless Chromium.
     "chromium:/usr/bin/chromium"
+    # The AVIF leak regression (docs/fuzzing.md) replays under valgrind's memcheck, from a copy of
+    # techo-fuzz whose debug information objcopy removed (valgrind 3.19 cannot read DWARF 5).
+    "valgrind:/usr/bin/valgrind"
+    "binutils:/usr/bin/objcopy"
+    # CrashSafetyTests kills techo at each of its file steps with strace's fault injection.
+    "strace:/usr/bin/strace"
 )
 for extra in "$@"; do need+=("$extra"); done
 

@@ -3,6 +3,7 @@ import Foundation
 import TechoCodecs
 import TechoModel
 import TechoRaster
+import TechoTestSupport
 import Testing
 
 @Suite struct ExportTests {
@@ -149,12 +150,14 @@ import Testing
         // --raster: the PDF of page pictures (the vector PDF has its own tests, VectorPDFTests).
         let r = try ws.run("export", "j.techo", "-o", "j.pdf", "--raster")
         #expect(r.code == 0, "\(r.err)")
-        let pdf = String(decoding: try ws.bytes("j.pdf"), as: UTF8.self)
-        #expect(pdf.hasPrefix("%PDF-1.4"))
-        #expect(pdf.contains("/Count 2"))
+        // Read back as a reader would: qpdf finds nothing wrong, poppler sees both pages at the
+        // page's size, and renders each as the PNG export shows it.
+        #expect(try PDFTools.qpdfProblems("j.pdf", in: ws.dir) == nil)
         // A6 at 50 dpi: 207 x 291 px = 298.08 x 419.04 pt, within a pixel of 105 x 148 mm.
-        #expect(pdf.contains("/MediaBox [0 0 298.08 419.04]"))
-        #expect(pdf.hasSuffix("%%EOF\n"))
+        let sizes = try PDFTools.pageSizes("j.pdf", in: ws.dir)
+        #expect(sizes == ["298.08 x 419.04 pts", "298.08 x 419.04 pts"], "poppler's pages: \(sizes)")
+        let psnr = try PDFTools.psnr(pdf: "j.pdf", journal: "j.techo", dpi: 50, ws: ws)
+        #expect(psnr.count == 2 && psnr.allSatisfy { $0 >= 40 }, "PSNR against the PNG export: \(psnr)")
         // Several pages to one .png file is a usage error, and nothing is written.
         let multi = try ws.run("export", "j.techo", "-o", "x.png")
         #expect(multi.code == 64)

@@ -79,6 +79,47 @@ import Testing
         #expect(r.err.contains("the outcome changed") && r.err.contains("expected: error: something else"), "\(r.err)")
     }
 
+    /// The AVIF finding was a leak, which a replay's exit status cannot see: the replay of that
+    /// one file runs under valgrind's memcheck (the ordinary optimised build, no sanitizer build
+    /// needed), and any definite leak fails it except dav1d's own, which
+    /// `Fuzz/sanitizers/valgrind.supp` suppresses. The suppression must have been used: then the
+    /// replay still reached the path that leaked, and a leak of techo's own there (a libheif
+    /// object not released on the error path, say) would have been reported beside it.
+    /// valgrind 3.19 cannot read the DWARF 5 debug information the Swift toolchain writes, so it
+    /// runs a copy of techo-fuzz without it; the symbol table stays, so stacks name functions.
+    @Test func avifRegressionLeaksOnlyInDav1dUnderValgrind() throws {
+        let ws = try Workspace()
+        let valgrind = "/usr/bin/valgrind", objcopy = "/usr/bin/objcopy"
+        for tool in [valgrind, objcopy] where !FileManager.default.isExecutableFile(atPath: tool) {
+            Issue.record("\(tool) is not installed: run scripts/setup-deps.sh (valgrind, binutils)")
+            return
+        }
+        let stripped = try ws.runProcess(objcopy, ["--strip-debug", HostileFuzzTests.fuzzer.path, ws.url("techo-fuzz").path], timeout: 60)
+        #expect(!stripped.timedOut && stripped.result.code == 0, "objcopy: \(stripped.result.err)")
+        let input = HostileFuzzTests.regressionRoot.appendingPathComponent("heif/avif-empty-av1-data-leaks-in-dav1d.avif").path
+        let suppressions = HostileFuzzTests.repo.appendingPathComponent("Fuzz/sanitizers/valgrind.supp").path
+        let (r, timedOut) = try ws.runProcess(
+            valgrind,
+            [
+                "-v", "--leak-check=full", "--show-leak-kinds=definite", "--errors-for-leak-kinds=definite", "--error-exitcode=99",
+                "--suppressions=\(suppressions)", "--log-file=\(ws.url("memcheck.log").path)",
+                ws.url("techo-fuzz").path, "heif", "--crashes", ws.dir.path, "--replay", input,
+            ],
+            timeout: 600)
+        let log = (try? String(contentsOf: ws.url("memcheck.log"), encoding: .utf8)) ?? ""
+        // What memcheck reported at exit: each leak record with its stack, and the summary.
+        let lines = log.split(separator: "\n")
+        let atExit = lines[(lines.firstIndex { $0.contains("HEAP SUMMARY:") } ?? lines.startIndex)...]
+        let report = atExit.filter { !$0.hasPrefix("--") }.map { $0.drop { $0 != " " } }.joined(separator: "\n")
+        #expect(!timedOut, "the replay under valgrind hung")
+        #expect(r.code != 99, "memcheck found a definite leak that is not dav1d's, or a memory error:\n\(report.suffix(6000))")
+        #expect(r.code == 0, "exit \(r.code)\n\(r.err.suffix(2000))\n\(report.suffix(2000))")
+        let used = log.split(separator: "\n").filter { $0.contains("used_suppression:") }
+        #expect(
+            used.contains { $0.contains(" dav1d-keeps-the-data-of-an-empty-av1-payload ") },
+            "the replay no longer reaches dav1d's leak, so this check sees nothing:\n\(report.suffix(2000))")
+    }
+
     /// The PNG findings were an allocation, not a crash: libpng reserved the 1–2 GB each chunk
     /// claimed (within the fuzzer's 1 MiB file limit) before finding the file short. Replayed in a
     /// child process, each must reserve no more address space than decoding a valid PNG fixture

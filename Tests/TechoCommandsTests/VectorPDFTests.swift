@@ -7,28 +7,9 @@ import TechoRaster
 import TechoTestSupport
 import Testing
 
-/// poppler-utils and qpdf, which `make test` installs (scripts/setup-deps.sh).
-enum PDFTools {
-    static func run(_ tool: String, _ args: [String], in dir: URL) throws -> ChildResult {
-        let exe = URL(fileURLWithPath: "/usr/bin/\(tool)")
-        guard FileManager.default.isExecutableFile(atPath: exe.path) else {
-            throw FixtureError.unreadable(path: exe.path, reason: "not installed: run scripts/setup-deps.sh (poppler-utils, qpdf)")
-        }
-        return try ChildProcess.run(exe, args, in: dir)
-    }
-
-    /// `pdfinfo -box`'s fields, values with their runs of spaces made single.
-    static func info(_ pdf: String, in dir: URL) throws -> [String: String] {
-        let r = try run("pdfinfo", ["-box", pdf], in: dir)
-        guard r.code == 0 else { throw FixtureError.unreadable(path: pdf, reason: "pdfinfo: \(r.err)") }
-        var out: [String: String] = [:]
-        for line in r.out.split(separator: "\n") {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            out[String(line[..<colon])] = line[line.index(after: colon)...].split(separator: " ").joined(separator: " ")
-        }
-        return out
-    }
-
+/// Reading techo's PDFs back beyond what every suite needs (TechoTestSupport's `PDFTools`): the
+/// images poppler lists, and poppler's renders against techo's own PNG export.
+extension PDFTools {
     /// One row of `pdfimages -list`.
     struct ImageRow {
         var page: Int, type: String, width: Int, height: Int, encoding: String, object: Int

@@ -377,8 +377,14 @@ import Testing
         try f.browser.waitForEvent("Browser.downloadProgress", timeout: 60) { $0["state"] as? String == "completed" }
         let pdfName = try #require(pdf["suggestedFilename"] as? String)
         #expect(pdfName.hasSuffix(".pdf"))
-        let bytes = try Data(contentsOf: downloads.appendingPathComponent(pdfName))
-        #expect(bytes.starts(with: Array("%PDF-".utf8)))
+        // The journal as a reader opens it: qpdf finds nothing wrong, poppler sees both pages at
+        // the page's size (600 x 800 px at 300 dpi: 144 x 192 pt), and the file is the one
+        // `techo export --raster` writes (page pictures; docs/editor-api.md).
+        #expect(try PDFTools.qpdfProblems(pdfName, in: downloads) == nil)
+        let sizes = try PDFTools.pageSizes(pdfName, in: downloads)
+        #expect(sizes == ["144 x 192 pts", "144 x 192 pts"], "poppler's pages: \(sizes)")
+        _ = try Techo.run(["export", f.journal.path, "--raster", "-o", f.folder.appendingPathComponent("cli.pdf").path], in: f.folder)
+        #expect(try Data(contentsOf: downloads.appendingPathComponent(pdfName)) == Data(contentsOf: f.folder.appendingPathComponent("cli.pdf")))
     }
 
     /// The page element shows what `techo export` writes at the same scale. Metric: PSNR over

@@ -4,6 +4,7 @@
 import Foundation
 import TechoCommands
 import TechoModel
+import TechoTestSupport
 import Testing
 
 @testable import TechoServer
@@ -188,8 +189,18 @@ import Testing
         #expect(Array(png.body.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         let pdf = try s.client.get("/api/export/journal.pdf")
         #expect(pdf.status == 200 && pdf.header("content-type") == "application/pdf")
-        #expect(pdf.text.hasPrefix("%PDF-") && pdf.header("content-disposition")?.contains("Served.pdf") == true)
+        #expect(pdf.header("content-disposition")?.contains("Served.pdf") == true)
+        // The journal as a reader opens it: qpdf finds nothing wrong, poppler sees its one page
+        // at the page's size (400 x 300 px at 100 dpi: 288 x 216 pt), and the file is the one
+        // `techo export --raster` writes (page pictures; docs/editor-api.md).
+        try Data(pdf.body).write(to: s.dir.appendingPathComponent("served.pdf"))
+        #expect(try PDFTools.qpdfProblems("served.pdf", in: s.dir) == nil)
+        let sizes = try PDFTools.pageSizes("served.pdf", in: s.dir)
+        #expect(sizes == ["288 x 216 pts"], "poppler's pages: \(sizes)")
+        _ = try s.techo("export", s.journal.path, "--raster", "-o", s.dir.appendingPathComponent("cli.pdf").path)
+        #expect(pdf.body == [UInt8](try Data(contentsOf: s.dir.appendingPathComponent("cli.pdf"))))
         let info = try json(try s.client.get("/api/journal"))
+        #expect(info["pages"]?.array?.count == 1)
         #expect(info["canUndo"] == .bool(true) && info["canRedo"] == .bool(false))
         #expect(info["pages"]?.array?.first?["width"]?.number == 400)
         #expect(info["history"]?.array?.last?["description"]?.string == "clear ink")
