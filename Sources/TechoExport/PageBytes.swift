@@ -51,7 +51,16 @@ public enum PageBytes {
         return bytes
     }
 
-    /// The pages as one PDF, as `techo export --format pdf` writes it (each page at its own size).
+    /// The pages as one print-true PDF, as `techo export --format pdf` writes it: vectors, text in
+    /// subset fonts, pictures at their own resolution (docs/decisions/pdf.md); what has no vector
+    /// form at each page's own dpi.
+    public static func vectorPDF(of pages: [Page], title: String, renderer: PageRenderer) throws -> [UInt8] {
+        let specs = try pages.map { VectorPDF.PageSpec(page: try renderer.vectorPage($0, rasterScale: 1), label: $0.id) }
+        return try VectorPDF.document(specs, title: title)
+    }
+
+    /// The pages as one PDF of page pictures, as `techo export --format pdf --raster` writes it
+    /// (each page at its own size).
     public static func pdf(of pages: [Page], title: String, renderer: PageRenderer) throws -> [UInt8] {
         var images: [PDFWriter.PageImage] = []
         for page in pages {

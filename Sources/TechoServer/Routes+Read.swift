@@ -283,7 +283,7 @@ extension EditorServer {
     func exportJournalNow() throws -> HTTPResponse {
         let s = try snapshot()
         let pages = s.journal.pageOrder.compactMap { s.pages[$0] }
-        let bytes = try PageBytes.pdf(of: pages, title: s.journal.title, renderer: renderer)
+        let bytes = try PageBytes.vectorPDF(of: pages, title: s.journal.title, renderer: renderer)
         let base =
             s.journal.title.isEmpty ? "journal" : String(s.journal.title.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" }.prefix(64))
         // The header value stays ASCII: a title in another script is named by its percent-encoding too.

@@ -3,6 +3,24 @@
 import Foundation
 
 public enum PDFTools {
+    /// The file with the value of its `/CreationDate (D:YYYYMMDDHHMMSSZ)` blanked to zeros (same
+    /// length): two writes of the same journal differ by their moment, and by nothing else.
+    public static func withoutCreationDate(_ pdf: [UInt8]) -> [UInt8] {
+        var out = pdf
+        let key = Array("/CreationDate (D:".utf8)
+        var i = 0
+        while i + key.count + 15 <= out.count {
+            if out[i] == key[0], Array(out[i..<(i + key.count)]) == key {
+                let start = i + key.count
+                for j in start..<(start + 14) where out[j] >= 0x30 && out[j] <= 0x39 { out[j] = 0x30 }
+                i = start + 14
+            } else {
+                i += 1
+            }
+        }
+        return out
+    }
+
     /// Runs `/usr/bin/TOOL` with `args` in `dir`; throws when the tool is not installed.
     public static func run(_ tool: String, _ args: [String], in dir: URL) throws -> ChildResult {
         let exe = URL(fileURLWithPath: "/usr/bin/\(tool)")
