@@ -21,6 +21,15 @@ export function layerName(el, stored) {
   return `${el.id}${words}`;
 }
 
+/** Puts an icon in a button only when it changes: a redraw that lands between a press and its
+ *  release (a refresh from another tab or the terminal) must not replace the node under the
+ *  pointer, or the browser sends no click and the press is lost. */
+function setIcon(b, name) {
+  if (b.dataset.icon === name) return;
+  b.dataset.icon = name;
+  b.innerHTML = ICONS[name];
+}
+
 export function layersPanel(doc, editor) {
   const { api, state } = editor;
   const list = doc.getElementById('layers');
@@ -124,10 +133,10 @@ export function layersPanel(doc, editor) {
         r.name.setAttribute('aria-label', `Select ${el.type} ${label}`);
         r.li.dataset.type = el.type;
         r.li.setAttribute('aria-current', String(el.id === state.selection));
-        r.lock.innerHTML = el.locked ? ICONS.locked : ICONS.unlocked;
+        setIcon(r.lock, el.locked ? 'locked' : 'unlocked');
         r.lock.setAttribute('aria-pressed', String(!!el.locked));
         r.lock.setAttribute('aria-label', `Lock ${el.id}`);
-        r.hide.innerHTML = el.hidden ? ICONS.hidden : ICONS.shown;
+        setIcon(r.hide, el.hidden ? 'hidden' : 'shown');
         r.hide.setAttribute('aria-pressed', String(!!el.hidden));
         r.hide.setAttribute('aria-label', `Hide ${el.id}`);
         r.grip.setAttribute('aria-label', `Drag ${el.id} up or down the stack`);
