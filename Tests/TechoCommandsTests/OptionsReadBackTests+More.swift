@@ -1,5 +1,5 @@
 // More options of the README's command table that no test read back (docs/testing.md, "Not yet
-// proven"): draw's --fill-rule and --points-file, background's --paper-color, add image's
+// proven"): draw's --fill-rule and --points-file, background's --paper-color and --image --mode --opacity, add image's
 // --width, --height, --rotate and --opacity, and --json of page list and history. Each is read
 // back from the stored page or the exported pixels.
 import Foundation
@@ -97,5 +97,27 @@ extension OptionsReadBackTests {
         #expect(steps.count == 2, "\(steps)")
         #expect(steps.map { $0["applied"] as? Bool } == [true, false], "the page add is undone: \(steps)")
         #expect((steps.first?["description"] as? String)?.contains("text") == true, "\(steps)")
+    }
+}
+
+extension OptionsReadBackTests {
+    /// `background --image F --mode M --opacity A`: the stored mode and opacity, and where the
+    /// picture lands: `center` once in the middle, `stretch` over the whole page, each at half
+    /// strength over the white paper.
+    @Test func backgroundImageModeAndOpacityAreStoredAndDrawn() throws {
+        let ws = try Workspace()
+        try ws.png("bg.png", 20, 10, rgba: (255, 0, 0, 255))
+        for (journal, mode) in [("c.techo", "center"), ("s.techo", "stretch")] {
+            _ = try ok(ws, "init", journal, "--size", "200x200", "--background", "#ffffff")
+            _ = try ok(ws, "background", journal, "p1", "--image", "bg.png", "--mode", mode, "--opacity", "0.5")
+            let image = try #require(try ws.storedPage("\(journal)/pages/p1.json").background.image)
+            #expect(image.mode.rawValue == mode && image.opacity == 0.5, "\(mode): \(image.mode) \(image.opacity)")
+        }
+        let half: ([UInt8]) -> Bool = { p in p[0] == 255 && abs(Int(p[1]) - 128) <= 2 && abs(Int(p[2]) - 128) <= 2 }
+        let c = try exported(ws, "c.techo", at: [(100, 100), (10, 10), (100, 120)])
+        #expect(half(c[0]), "centre: \(c[0])")
+        #expect(c[1] == [255, 255, 255, 255] && c[2] == [255, 255, 255, 255], "centred once, not tiled: \(c[1]) \(c[2])")
+        let s = try exported(ws, "s.techo", at: [(100, 100), (10, 10), (190, 190)])
+        #expect(s.allSatisfy(half), "stretched over the page: \(s)")
     }
 }

@@ -148,7 +148,11 @@ import Testing
         // The first reserves 600 of the 1000 bytes and sends nothing more; the second would pass the ceiling.
         let first = try RawConnection(port: s.port, timeout: 5)
         try first.send(s.client.head("POST", "/api/pages/p1/draw", length: 600))
-        usleep(200_000)
+        // The first's head is taken (its bytes reserved in the same call) before the second comes.
+        try first.waitUntilTheServerHasRead()
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while s.server.requestsInFlight < 1 && Date() < deadline { usleep(2_000) }
+        #expect(s.server.requestsInFlight == 1)
         let second = try RawConnection(port: s.port, timeout: 5)
         try second.send(s.client.head("POST", "/api/pages/p1/draw", length: 600))
         let r = try second.readResponse()
