@@ -59,9 +59,9 @@ enum DrawCommand: TechoCommand {
     }
 
     static func makeStroke(_ tool: Stroke.Tool, args: ParsedArguments, dpi: Double, pointsFile: [StrokePoint]?) throws -> Stroke {
-        let defaultWidth: Double = tool == .highlighter ? 24 : tool == .eraser ? 30 : 4
-        let width = try args.arg("width")?.length(dpi: dpi, FieldRules.strokeWidth) ?? defaultWidth
-        let color = try args.arg("color")?.color() ?? (tool == .highlighter ? RGBA(r: 0xFF, g: 0xE4, b: 0x5C) : .black)
+        // The tool's defaults are the ones a drawing request to the editor's API gets.
+        let width = try args.arg("width")?.length(dpi: dpi, FieldRules.strokeWidth) ?? tool.defaultWidth
+        let color = try args.arg("color")?.color() ?? tool.defaultColor
         var points: [StrokePoint] = []
         var from: Point?, to: Point?, d: String?
         if tool.usesPoints {
@@ -88,7 +88,7 @@ enum DrawCommand: TechoCommand {
         let fill = try args.arg("fill")?.color()
         if fill != nil, ![.rect, .ellipse, .path].contains(tool) { throw UsageError("draw: --fill applies to rect, ellipse and path") }
         let fillRule = FillRule(rawValue: try args.arg("fill-rule")?.choice(["nonzero", "evenodd"]) ?? "nonzero")!
-        let cap = LineCap(rawValue: try args.arg("cap")?.choice(LineCap.allCases.map(\.rawValue)) ?? (tool == .highlighter ? "butt" : "round"))!
+        let cap = LineCap(rawValue: try args.arg("cap")?.choice(LineCap.allCases.map(\.rawValue)) ?? tool.defaultCap.rawValue)!
         let join = LineJoin(rawValue: try args.arg("join")?.choice(LineJoin.allCases.map(\.rawValue)) ?? "round")!
         let miter = try args.arg("miter-limit")?.number(FieldRules.miterLimit) ?? 10
         let dash = try args.arg("dash").map { a -> [Double] in
@@ -97,7 +97,7 @@ enum DrawCommand: TechoCommand {
             return v
         }
         let dashOffset = try args.arg("dash-offset")?.number(FieldRules.dashOffset) ?? 0
-        let opacity = try args.arg("opacity")?.number(FieldRules.opacity) ?? (tool == .highlighter ? 0.5 : 1)
+        let opacity = try args.arg("opacity")?.number(FieldRules.opacity) ?? tool.defaultOpacity
         do {
             return try Stroke(
                 tool: tool, color: color, width: width, opacity: opacity, points: points, from: from, to: to, d: d,
