@@ -10,8 +10,12 @@
 // reduced copy (ImageCache).
 import CLibHeif
 import CTechoLazy
+import Foundation
 
 enum HEIFDecoding {
+    /// Tiles of one grid decoded at once: the cores there are, at most 8.
+    static let tileThreads = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+
     /// Size and alpha of the primary image, after its transformations, checked against `limits`.
     static func info(_ bytes: [UInt8], format: ImageFormat, file: String, limits: ImageLimits) throws -> ImageInfo {
         try session(bytes, format: format, file: file, limits: limits) { _, info in info }
@@ -75,7 +79,7 @@ enum HEIFDecoding {
         _ bytes: [UInt8], format: ImageFormat, file: String, limits: ImageLimits,
         _ body: (OpaquePointer, ImageInfo) throws -> R
     ) throws -> R {
-        try HEIFReferenceCheck.check(bytes, format: format, file: file)
+        let depth = try HEIFReferenceCheck.check(bytes, format: format, file: file)
         try LazyLibraries.require([TECHO_LAZY_HEIF], file: file, format: format)
         guard let context = heif_context_alloc() else {
             throw ImageError(file: file, format: format, reason: .corrupt("out of memory"))
@@ -86,11 +90,14 @@ enum HEIFDecoding {
         // Twice the side keeps its guard against absurd files without refusing an image that
         // our limits allow.
         heif_context_set_maximum_image_size_limit(context, Int32(clamping: limits.maxSide * 2))
-        // Tiles are decoded on this thread: libheif 1.15 starts a std::thread per grid tile
-        // otherwise, and a thread it cannot start (a hostile grid of thousands of tiles)
-        // aborts the process with an uncaught std::system_error. The renderer already decodes
-        // pictures on other cores.
-        heif_context_set_max_decoding_threads(context, 0)
+        // A phone's photo is a grid of coded tiles (one level of derived images): its tiles are
+        // decoded on `tileThreads` threads at once. libheif 1.15 starts a std::thread per tile,
+        // at most that many alive, for every grid it decodes, recursively; a thread it cannot
+        // start aborts the process (an uncaught std::system_error). So only a grid of coded
+        // tiles gets threads, never a grid of grids (whose threads would multiply level by
+        // level): those, and everything the reference check has not seen as one level, are
+        // decoded on this thread.
+        heif_context_set_max_decoding_threads(context, depth == 1 ? Int32(tileThreads) : 0)
         return try bytes.withUnsafeBytes { raw in
             // The context reads the bytes in place; they outlive it, since it is freed first.
             try HEIFStatus.check(

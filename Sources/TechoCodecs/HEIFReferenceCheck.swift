@@ -20,10 +20,12 @@ enum HEIFReferenceCheck {
     static let maxDepth = 8
 
     /// Throws `ImageError.corrupt` naming `file` when the `dimg` and `auxl` references form a
-    /// cycle or a chain deeper than `maxDepth`. Files without an `iref` box pass.
-    static func check(_ bytes: [UInt8], format: ImageFormat, file: String) throws {
+    /// cycle or a chain deeper than `maxDepth`. Files without an `iref` box pass. Returns the
+    /// deepest chain found: 0 for a file of coded images only, 1 for a grid of coded tiles.
+    @discardableResult
+    static func check(_ bytes: [UInt8], format: ImageFormat, file: String) throws -> Int {
         let graph = derivations(bytes)
-        guard !graph.isEmpty else { return }
+        guard !graph.isEmpty else { return 0 }
         var depth: [UInt32: Int] = [:]
         var visiting: Set<UInt32> = []
         func walk(_ id: UInt32) throws -> Int {
@@ -42,7 +44,9 @@ enum HEIFReferenceCheck {
             depth[id] = d
             return d
         }
-        for id in graph.keys.sorted() { _ = try walk(id) }
+        var deepest = 0
+        for id in graph.keys.sorted() { deepest = max(deepest, try walk(id)) }
+        return deepest
     }
 
     /// Item id → the items decoding it needs, from the top-level `meta` box's `iref`: those its
