@@ -33,7 +33,8 @@ public struct ExportSettings {
     /// PNG compression level 0…9. Default 4: libdeflate's level 4 already compresses pages
     /// as well as zlib's 6, at about two thirds of level 6's time (docs/performance.md).
     public var level = 4
-    /// Pages rendered at once. Default: one per core (`TECHO_JOBS` overrides).
+    /// Pages rendered at once. Default: one per core (`TECHO_JOBS` sets fewer; more than one
+    /// per core would only hold more pages in memory, and the workers are at most one per core).
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     /// A PDF of page pictures (one image per page at the render scale, the PDF techo wrote
     /// before its vector PDF) instead of vectors (`--raster`). Default false.
@@ -49,7 +50,7 @@ public struct ExportSettings {
 
     public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) -> ExportSettings {
         var s = ExportSettings()
-        if let j = env["TECHO_JOBS"].flatMap({ Int($0) }), j > 0 { s.jobs = min(j, 256) }
+        if let j = env["TECHO_JOBS"].flatMap({ Int($0) }), j > 0 { s.jobs = min(j, s.jobs) }
         s.timings = env["TECHO_TIMINGS"].map { !$0.isEmpty && $0 != "0" } ?? false
         return s
     }

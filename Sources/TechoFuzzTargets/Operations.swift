@@ -73,7 +73,11 @@ final class OperationsJournal {
     func restore() { _ = journal.restore() }
 
     /// Every page renders and `check` passes; else what failed.
-    func problem() -> String? {
+    func problem() -> String? { OperationsJournal.problem(journalAt: live) }
+
+    /// The invariant of an accepted change: every page of the journal at `live` renders and
+    /// `techo check` passes; else what failed (`techo-fuzz operations --check-journal DIR`).
+    static func problem(journalAt live: URL) -> String? {
         do {
             let store = try JournalStore.open(live)
             let (journal, pages) = try store.read()
@@ -87,6 +91,28 @@ final class OperationsJournal {
         }
         let (code, err) = OperationsJournal.cli(["check", live.path])
         return code == 0 ? nil : "check exits \(code): \(err.prefix(300))"
+    }
+}
+
+extension OperationsJournal {
+    /// The invariant of a refused change: every file of the journal (path → bytes, as
+    /// `FuzzJournalFolder.read` gives them) is what it was; else which changed.
+    static func refusalProblem(before: [String: [UInt8]], after: [String: [UInt8]]) -> String? {
+        let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
+        return changed.isEmpty ? nil : "refused, but changed \(changed.joined(separator: ", "))"
+    }
+
+}
+
+extension Targets {
+    /// The operations target's invariant for an accepted change, on the journal at `journal`
+    /// (`techo-fuzz operations --check-journal DIR`): nil, or what is broken.
+    public static func operationsAcceptedProblem(journal: URL) -> String? { OperationsJournal.problem(journalAt: journal) }
+
+    /// The operations target's invariant for a refused change, on two copies of a journal
+    /// folder (`techo-fuzz operations --check-refused BEFORE AFTER`): nil, or what changed.
+    public static func operationsRefusedProblem(before: URL, after: URL) throws -> String? {
+        OperationsJournal.refusalProblem(before: try FuzzJournalFolder.read(before), after: try FuzzJournalFolder.read(after))
     }
 }
 
@@ -240,9 +266,8 @@ extension Targets {
                         if let p = j.problem() { fatalError("accepted, then \(p)\nafter: \(done.joined(separator: "\n  then "))") }
                     } else {
                         let after = (try? FuzzJournalFolder.read(j.live)) ?? [:]
-                        let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
-                        if !changed.isEmpty {
-                            fatalError("refused, but changed \(changed.joined(separator: ", "))\nafter: \(done.joined(separator: "\n  then "))")
+                        if let p = OperationsJournal.refusalProblem(before: before, after: after) {
+                            fatalError("\(p)\nafter: \(done.joined(separator: "\n  then "))")
                         }
                     }
                     outcome.append("\(what.prefix(12)) \(accepted ? "ok" : "no")")

@@ -185,16 +185,27 @@ public enum Targets {
         maxLength: 64 << 10,
         run: { bytes in
             let r = imageRun(bytes)
-            let stripped = JPEGMetadata.removingGPS(bytes)
-            // The import's promise, as traps: removing GPS leaves a file without it, and a file
-            // that has none comes back byte for byte.
-            guard JPEGMetadata.containsGPS(bytes) else {
-                guard stripped == bytes else { fatalError("removing GPS changed a JPEG that has none") }
-                return r
-            }
-            guard !JPEGMetadata.containsGPS(stripped) else { fatalError("removing GPS left GPS data in the JPEG") }
-            return r + " gps removed"
+            // The import's promise, as a trap.
+            if let problem = jpegGPSProblem(original: bytes, stripped: JPEGMetadata.removingGPS(bytes)) { fatalError(problem) }
+            return JPEGMetadata.containsGPS(bytes) ? r + " gps removed" : r
         })
+
+    /// The jpeg target's GPS trap: nil when `stripped` keeps the import's promise for
+    /// `original` (a file with GPS comes out without it; a file without comes back byte for
+    /// byte), else what is broken. `techo-fuzz jpeg --check-gps` runs it on two files.
+    public static func jpegGPSProblem(original: [UInt8], stripped: [UInt8]) -> String? {
+        guard JPEGMetadata.containsGPS(original) else { return stripped == original ? nil : "removing GPS changed a JPEG that has none" }
+        return JPEGMetadata.containsGPS(stripped) ? "removing GPS left GPS data in the JPEG" : nil
+    }
+
+    /// The heif target's GPS trap: nil when `stripped` (the removal's result for `original`,
+    /// which has GPS) has none and the same size (the EXIF item is edited in place), else what
+    /// is broken. `techo-fuzz heif --check-gps` runs it on two files.
+    public static func heifGPSProblem(original: [UInt8], stripped: [UInt8]) -> String? {
+        guard HEIFMetadata.containsGPS(original) else { return nil }
+        if HEIFMetadata.containsGPS(stripped) { return "removing GPS left GPS data in the HEIF file" }
+        return stripped.count == original.count ? nil : "removing GPS changed the HEIF file's size"
+    }
 
     static let heif = FuzzTarget(
         name: "heif", summary: "HEIC/HEIF and AVIF reading (libheif), EXIF GPS removal in the meta box",
@@ -211,8 +222,7 @@ public enum Targets {
             // with an error; anything else traps.
             let stripped: [UInt8]
             do { stripped = try HEIFMetadata.removingGPS(bytes, file: "fuzz") } catch { return r + " " + shape(error) }
-            guard !HEIFMetadata.containsGPS(stripped) else { fatalError("removing GPS left GPS data in the HEIF file") }
-            guard stripped.count == bytes.count else { fatalError("removing GPS changed the HEIF file's size") }
+            if let problem = heifGPSProblem(original: bytes, stripped: stripped) { fatalError(problem) }
             return r + " gps removed"
         })
 

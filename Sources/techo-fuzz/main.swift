@@ -2,6 +2,8 @@
 //   techo-fuzz TARGET [--seconds N] [--seed S] [--corpus DIR]... [--crashes DIR] [--timeout S]
 //   techo-fuzz TARGET [--memory] --replay FILE...   (exit 1 when a FILE.outcome differs)
 //   techo-fuzz TARGET --write-seeds DIR [--corpus DIR]... [--write-dict FILE]   (for libFuzzer)
+//   techo-fuzz jpeg|heif --check-gps ORIGINAL STRIPPED   (the GPS trap on a removal made elsewhere)
+//   techo-fuzz operations --check-journal DIR | --check-refused BEFORE AFTER   (its invariants)
 //   techo-fuzz --list
 import Foundation
 import TechoFuzzTargets
@@ -31,6 +33,35 @@ let name = args.removeFirst()
 guard let target = targets.first(where: { $0.name == name }) else {
     fail("no target '\(name)'; targets: \(targets.map(\.name).joined(separator: ", "))")
 }
+// A target's checks, on files made elsewhere (a journal's stored picture, a journal folder): they
+// print what the fuzzer would trap on, and exit 1 when something is broken, 0 when all is kept.
+if let mode = args.first, ["--check-gps", "--check-journal", "--check-refused"].contains(mode) {
+    let files = Array(args.dropFirst())
+    func read(_ f: String) -> [UInt8] {
+        guard let d = FileManager.default.contents(atPath: f) else { fail("cannot read '\(f)'") }
+        return [UInt8](d)
+    }
+    let problem: String?
+    switch (mode, name) {
+    case ("--check-gps", "jpeg"), ("--check-gps", "heif"):
+        guard files.count == 2 else { fail("\(mode) needs ORIGINAL and STRIPPED") }
+        let (original, stripped) = (read(files[0]), read(files[1]))
+        problem =
+            name == "jpeg" ? Targets.jpegGPSProblem(original: original, stripped: stripped) : Targets.heifGPSProblem(original: original, stripped: stripped)
+    case ("--check-journal", "operations"):
+        guard files.count == 1 else { fail("\(mode) needs a journal folder") }
+        problem = Targets.operationsAcceptedProblem(journal: URL(fileURLWithPath: files[0]))
+    case ("--check-refused", "operations"):
+        guard files.count == 2 else { fail("\(mode) needs BEFORE and AFTER folders") }
+        do { problem = try Targets.operationsRefusedProblem(before: URL(fileURLWithPath: files[0]), after: URL(fileURLWithPath: files[1])) } catch {
+            fail("cannot read the journal folders: \(error)")
+        }
+    default: fail("\(mode) is not a check of the \(name) target")
+    }
+    print(problem ?? "kept")
+    exit(problem == nil ? 0 : 1)
+}
+
 var seconds = 10.0, seed: UInt64 = 1, corpusDirs: [String] = [], crashes = ".", timeout = 20, verbose = false
 var replay: [String]? = nil, memory = false
 var seedsOut: String? = nil, dictOut: String? = nil

@@ -49,7 +49,12 @@ enum PageOptions {
     static func page(id: String, args: ParsedArguments, inheriting base: Page?) throws -> Page {
         let dpi = try args.arg("dpi")?.number(FieldRules.dpi) ?? base?.dpi ?? Page.defaultDPI
         var size = base?.size
-        if args.has("size") || args.has("landscape") || size == nil || args.has("dpi") {
+        if let base, args.has("dpi"), !args.has("size"), !args.has("landscape") {
+            // A new resolution alone keeps the inherited page's size on paper (an A4 page stays
+            // A4), its pixels scaled to the new dpi; an endless side stays endless.
+            let k = dpi / base.dpi
+            size = PageSize(width: base.size.width.map { ($0 * k).rounded() }, height: base.size.height.map { ($0 * k).rounded() })
+        } else if args.has("size") || args.has("landscape") || size == nil || args.has("dpi") {
             let text = args.value("size")?.text ?? PageSize.defaultName
             do {
                 size = try PageSize(parsing: text, dpi: dpi, landscape: args.has("landscape"))
