@@ -23,6 +23,8 @@ public struct ServerOptions: Sendable {
     public var token = ServerOptions.randomToken()
     /// Seconds between looks at the journal's files. Default 0.25.
     public var watchInterval = 0.25
+    /// Seconds between the comments an event stream sends to keep itself open. Default 15.
+    public var keepAlive = 15.0
     /// Connection limits. Default `HTTPDaemon.Limits()`.
     public var limits = HTTPDaemon.Limits()
     /// Where log lines go (one per request that fails, and start/stop). Default: nowhere.
@@ -148,6 +150,12 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
     var daemonGateStatistics: (handedOver: Int, refused: Int, timedOut: Int, evicted: Int) {
         daemon?.gateStatistics ?? (0, 0, 0, 0)
     }
+
+    /// The connection limits the daemon was started with (nil once stopped).
+    var daemonLimits: HTTPDaemon.Limits? { daemon?.limits }
+
+    /// The limits the gate holds waiting heads to (nil once stopped).
+    var gateLimits: ConnectionGate.Limits? { daemon?.gateLimits }
 
     /// Render jobs made and render requests that joined a waiting job, since the start.
     var renderQueueCounts: (made: Int, joined: Int) { renderQueue.counts }

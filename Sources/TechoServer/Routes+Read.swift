@@ -302,6 +302,6 @@ extension EditorServer {
         watcher.refresh()
         return HTTPResponse(
             status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"), ("X-Accel-Buffering", "no")],
-            body: .events(EventStream(hub: watcher.hub)))
+            body: .events(EventStream(hub: watcher.hub, keepAlive: options.keepAlive)))
     }
 }

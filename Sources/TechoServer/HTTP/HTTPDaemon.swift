@@ -184,6 +184,9 @@ public final class HTTPDaemon: @unchecked Sendable {
         daemon = nil
     }
 
+    /// The limits the gate holds waiting heads to (nil once stopped).
+    var gateLimits: ConnectionGate.Limits? { gate?.limits }
+
     /// Connections the gate handed over, answered itself, timed out and closed to make room.
     var gateStatistics: (handedOver: Int, refused: Int, timedOut: Int, evicted: Int) {
         gate?.statistics ?? (0, 0, 0, 0)

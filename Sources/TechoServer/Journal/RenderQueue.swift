@@ -33,9 +33,16 @@ final class RenderQueue: @unchecked Sendable {
     private var threads = 0
     private(set) var jobsMade = 0
     private(set) var requestsJoined = 0
+    /// The kernel's ids of the worker threads, as each starts.
+    private var workerIDs: [pid_t] = []
+
+    /// Renders made at once unless told otherwise: 2.
+    static let defaultWorkers = 2
+    /// Requests that may wait unless told otherwise: 128.
+    static let defaultMaxWaiting = 128
 
     /// Starts `workers` threads, each at `niceness` (added to the process's own) so edits run first.
-    init(workers: Int = 2, maxWaiting: Int = 128, niceness: Int32 = 10) {
+    init(workers: Int = RenderQueue.defaultWorkers, maxWaiting: Int = RenderQueue.defaultMaxWaiting, niceness: Int32 = 10) {
         precondition(workers > 0, "RenderQueue needs a worker")
         self.workers = workers
         self.maxWaiting = maxWaiting
@@ -43,6 +50,10 @@ final class RenderQueue: @unchecked Sendable {
             let thread = Thread { [self] in
                 // On Linux the priority of PRIO_PROCESS 0 is the calling thread's alone.
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + niceness)
+                condition.lock()
+                workerIDs.append(RenderQueue.currentThreadID())
+                condition.broadcast()
+                condition.unlock()
                 work()
             }
             thread.name = "techo-serve-render-\(n)"
@@ -105,6 +116,27 @@ final class RenderQueue: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
         }
+    }
+
+    /// Requests waiting for their answer now (joined ones and those whose job is being made included).
+    var waitingRequests: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return waiting
+    }
+
+    /// The calling thread's id in the kernel (`PID/task/TID` is where /proc/thread-self points).
+    static func currentThreadID() -> pid_t {
+        var link = [CChar](repeating: 0, count: 64)
+        guard readlink("/proc/thread-self", &link, link.count - 1) > 0 else { return 0 }
+        return String(cString: link).split(separator: "/").last.flatMap { pid_t($0) } ?? 0
+    }
+
+    /// The kernel's ids of the worker threads that have started.
+    var workerThreadIDs: [pid_t] {
+        condition.lock()
+        defer { condition.unlock() }
+        return workerIDs
     }
 
     /// Jobs made and requests that joined a waiting job, since the start.
