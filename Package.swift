@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "TechoModelTests", dependencies: ["TechoModel", "TechoTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TechoRenderTests", dependencies: ["TechoRender", "TechoTestSupport"]),
         // The library's compiled example: it imports Techo and nothing else of techo's.
-        .testTarget(name: "TechoLibraryTests", dependencies: ["Techo"]),
+        .testTarget(name: "TechoLibraryTests", dependencies: ["Techo", "TechoTestSupport"]),
         .testTarget(name: "TechoEditingTests", dependencies: ["TechoEditing", "TechoModel", "TechoCodecs", "TechoRender", "TechoText"]),
         .testTarget(
             name: "TechoServerTests",

@@ -60,7 +60,10 @@ extension EditorServer {
         var tool = "stroke"
         if case .object(let o) = root.value, case .string(let t)? = o["tool"], let known = Stroke.Tool(rawValue: t) { tool = known.rawValue }
         return try editPage(id, "draw \(tool)", extra: { $0["id"] = .string(layer) }) { p in
-            guard let stroke = Stroke.decode(drawing: root, dpi: p.dpi) else { try ctx.throwIfProblems(); throw EditError(.invalid, "request body: not a stroke") }
+            guard let stroke = Stroke.decode(drawing: root, dpi: p.dpi) else {
+                try ctx.throwIfProblems()
+                throw EditError(.invalid, "request body: not a stroke")
+            }
             try ctx.throwIfProblems()
             layer = try PageEdits.draw(stroke, on: &p)
         }

@@ -3,25 +3,12 @@
 // alone; the `techo` binary built beside the tests is the other side of the comparison.
 import Foundation
 import Techo
+import TechoTestSupport
 import Testing
 
 @Suite struct LibraryClaimsTests {
     /// The `techo` executable beside the test binary (swift build puts every product in one folder).
-    static let techo: URL? = {
-        var starts: [URL] = []
-        if let exe = Bundle.main.executableURL { starts.append(exe.deletingLastPathComponent()) }
-        starts.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        for start in starts {
-            var d = start
-            for _ in 0..<4 {
-                let t = d.appendingPathComponent("techo")
-                var isDir: ObjCBool = false
-                if FileManager.default.fileExists(atPath: t.path, isDirectory: &isDir), !isDir.boolValue { return t }
-                d = d.deletingLastPathComponent()
-            }
-        }
-        return nil
-    }()
+    static let techo = BuiltProducts.url("techo")
 
     static func device(_ name: String) -> URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -37,7 +24,7 @@ import Testing
     /// Runs `techo ARGS` in `dir`; returns its exit code and stderr.
     static func run(_ args: [String], in dir: URL) throws -> (Int32, String) {
         let p = Process()
-        p.executableURL = try #require(techo, "the techo binary was not built next to the tests")
+        p.executableURL = techo
         p.arguments = args
         p.currentDirectoryURL = dir
         let err = Pipe()

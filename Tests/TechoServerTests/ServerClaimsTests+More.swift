@@ -182,7 +182,9 @@ extension ServerClaimsTests {
             let (dx0, dy0, dx1, dy1) = (drawn[0], drawn[1], drawn[0] + drawn[2], drawn[1] + drawn[3])
             #expect(Double(seen.0) >= dx0.rounded(.down) && Double(seen.1) >= dy0.rounded(.down), "\(page): drawn \(drawn), pixels \(seen)")
             #expect(Double(seen.2) <= dx1.rounded(.up) && Double(seen.3) <= dy1.rounded(.up), "\(page): drawn \(drawn), pixels \(seen)")
-            #expect(dx0 < bounds[0] && dy0 < bounds[1] && dx1 > bounds[0] + bounds[2] && dy1 > bounds[1] + bounds[3], "\(page): drawn \(drawn), bounds \(bounds)")
+            #expect(
+                dx0 < bounds[0] && dy0 < bounds[1] && dx1 > bounds[0] + bounds[2] && dy1 > bounds[1] + bounds[3],
+                "\(page): drawn \(drawn), bounds \(bounds)")
             // And not much more: the box of a round-cornered outline or a fading shadow is a few
             // pixels larger than what shows.
             let slack = [Double(seen.0) - dx0, Double(seen.1) - dy0, dx1 - Double(seen.2), dy1 - Double(seen.3)]
@@ -228,7 +230,9 @@ extension ServerClaimsTests {
     @Test func aSpriteIgnoresTheSlotClip() throws {
         let s = try ServedJournal()
         let template = s.dir.appendingPathComponent("one-slot.json")
-        let slotTemplate = ##"{"name": "one slot", "size": "400x300", "dpi": 100, "background": {"color": "#ffffff"}, "slots": [{"name": "s", "kind": "photo", "rect": [150, 100, 100, 100]}]}"##
+        let slotTemplate =
+            ##"{"name": "one slot", "size": "400x300", "dpi": 100, "background": {"color": "#ffffff"}, "##
+            + ##""slots": [{"name": "s", "kind": "photo", "rect": [150, 100, 100, 100]}]}"##
         try Data(slotTemplate.utf8).write(to: template)
         try s.techo("page", "add", s.journal.path, "--id", "t", "--template", template.path)
         // 200×50: the left 20 columns red, the rest blue. Covering the 100×100 slot it is 400×100,
