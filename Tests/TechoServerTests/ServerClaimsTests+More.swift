@@ -95,11 +95,15 @@ extension ServerClaimsTests {
         let held = try RawConnection(port: s.port, timeout: 60)
         try held.send(s.client.head("POST", "/api/pages/p1/draw", length: 10))
         try waitUntil("the upload to be handed to a request thread") { s.server.daemonGateStatistics.handedOver == 1 }
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        let connectionThreads = tasks.compactMap(pid_t.init).filter {
-            ((try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)) ?? "").hasPrefix("MHD-connection")
+        // The library names its connection thread from inside it, a moment after the hand-over.
+        var connectionThreads: [pid_t] = []
+        try waitUntil("a request thread to be named") {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+            connectionThreads = tasks.compactMap(pid_t.init).filter {
+                ((try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)) ?? "").hasPrefix("MHD-connection")
+            }
+            return !connectionThreads.isEmpty
         }
-        #expect(!connectionThreads.isEmpty, "no request thread found")
         for tid in connectionThreads { #expect(nice(tid) < nice(workers[0]), "request thread \(tid): nice \(nice(tid))") }
         shutdown(held.fd, Int32(SHUT_RDWR))
         // Two renders are made at once, each on a worker.
