@@ -218,6 +218,8 @@ final class SourcedConnection {
         let other = try SourcedConnection(from: "127.0.0.4", port: s.port)
         let newest = try SourcedConnection(from: "127.0.0.3", port: s.port)
         #expect(a[0].closedByTheServer(), "the oldest waiting connection from 127.0.0.3 was not closed")
+        // The gate counts an eviction just after it closes the connection.
+        try waitUntil("the eviction to be counted") { s.server.daemonGateStatistics.evicted >= 1 }
         #expect(s.server.daemonGateStatistics.evicted == 1)
         // Everyone else is still waiting for their head, and is served when it comes.
         for c in [a[1], a[2], other, newest] {
@@ -237,6 +239,8 @@ final class SourcedConnection {
         let held = try (1...4).map { try SourcedConnection(from: "127.0.0.\(10 + $0)", port: s.port) }
         let newest = try SourcedConnection(from: "127.0.0.15", port: s.port)
         #expect(held[0].closedByTheServer(), "the oldest waiting connection was not closed")
+        // The gate counts an eviction just after it closes the connection.
+        try waitUntil("the eviction to be counted") { s.server.daemonGateStatistics.evicted >= 1 }
         #expect(s.server.daemonGateStatistics.evicted == 1)
         for c in held.dropFirst() + [newest] {
             let r = try c.exchange(s.client.head("GET", "/api/journal", length: nil))
