@@ -37,6 +37,7 @@ class Editor {
     this.tools = makeTools(this);
     this.tool = this.tools.select;
     this.queue = Promise.resolve();
+    this.changing = 0;  // changes queued or in flight (each ends after its refresh)
     this.gestures = new LiveGestures({ api: this.api, state: this.state, view: this.view, change: (fn, undo) => this.change(fn, undo) });
     this.nudge = new Nudge(this.gestures, this.view);
     this.selectionFrame = new SelectionFrame(this.view);
@@ -101,6 +102,8 @@ class Editor {
   get pageData() { return this.state.pageData; }
   get selection() { return this.state.selection; }
   get refreshing() { return this.state.refreshing; }
+  /** Changes queued or in flight: 0 once every change made has been sent and its result shown. */
+  get changesInFlight() { return this.changing; }
   get inGesture() { return this.state.inGesture; }
   get timings() { return this.gestures.timings; }
   elementById(id) { return this.state.elementById(id); }
@@ -195,12 +198,13 @@ class Editor {
   change(fn, undoView) {
     // Arrow presses still gathering into one step go first (their commit comes back here).
     if (this.nudge.run) this.nudge.flush();
+    this.changing += 1;
     const run = this.queue.then(fn).catch((e) => {
       if (undoView) undoView();
       this.view.say(e.message || String(e), { error: true });
       return this.refresh();
     });
-    this.queue = run.catch(() => {});
+    this.queue = run.catch(() => {}).then(() => { this.changing -= 1; });
     return run;
   }
 

@@ -204,7 +204,9 @@ final class EditorFixture {
 
     /// Waits until the editor shows the journal's current state (no refresh or change pending).
     func waitSettled() throws {
-        try tab.waitFor("window.techoEditor && !techoEditor.refreshing && techoEditor.inGesture === 0", what: "the editor to settle")
+        try tab.waitFor(
+            "window.techoEditor && !techoEditor.refreshing && techoEditor.inGesture === 0 && techoEditor.changesInFlight === 0",
+            what: "the editor to settle")
     }
 }
 
