@@ -24,11 +24,22 @@ final class RawConnection {
     let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: UInt16, address: String = "127.0.0.1", timeout: Double = 30) throws {
+    /// `source`: the local address to connect from (any of 127.0.0.0/8 on Linux), so a test
+    /// can be several clients; nil lets the kernel choose.
+    init(port: UInt16, address: String = "127.0.0.1", from source: String? = nil, timeout: Double = 30) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError(description: "socket failed") }
         var tv = timeval(tv_sec: Int(timeout), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            var src = sockaddr_in()
+            src.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &src.sin_addr)
+            let bound = withUnsafePointer(to: &src) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { close(fd); throw RawHTTPError(description: "bind to \(source) failed: errno \(errno)") }
+        }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian

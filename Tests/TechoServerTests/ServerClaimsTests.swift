@@ -62,35 +62,14 @@ func waitUntil(_ what: String, timeout: Double = 60, _ condition: () throws -> B
 /// A TCP connection to 127.0.0.1:port from a chosen loopback address (127.0.0.0/8 is all this
 /// machine's on Linux), so a test can be several clients.
 final class SourcedConnection {
-    let fd: Int32
+    let connection: RawConnection
     let source: String
+    var fd: Int32 { connection.fd }
 
     init(from source: String, to address: String = "127.0.0.1", port: UInt16, timeout: Int = 30) throws {
         self.source = source
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw RawHTTPError(description: "socket failed") }
-        var tv = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var src = sockaddr_in()
-        src.sin_family = sa_family_t(AF_INET)
-        inet_pton(AF_INET, source, &src.sin_addr)
-        let bound = withUnsafePointer(to: &src) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        var dst = sockaddr_in()
-        dst.sin_family = sa_family_t(AF_INET)
-        dst.sin_port = port.bigEndian
-        inet_pton(AF_INET, address, &dst.sin_addr)
-        let connected = withUnsafePointer(to: &dst) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, connected == 0 else {
-            close(fd)
-            throw RawHTTPError(description: "connect from \(source) to \(address):\(port) failed: errno \(errno)")
-        }
+        connection = try RawConnection(port: port, address: address, from: source, timeout: Double(timeout))
     }
-
-    deinit { close(fd) }
 
     /// Waits for the server to close the connection without answering: true when it did, false
     /// when it is still open at the receive timeout or sent bytes.
