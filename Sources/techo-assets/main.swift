@@ -4,18 +4,26 @@
 //   techo-assets demo  OUTDIR   photos (JPEG, and a phone's HEIC), stickers (PNG, a WebP and an
 //                               SVG), paper and tape patterns for Resources/demo
 //   techo-assets bench OUTDIR   four 4032x3024 phone photos, twelve 512x512 stickers, paper
+//                               and four more as phones store HEICs (heic/: grids of 8x6
+//                               HEVC tiles)
+//   techo-assets bench-heic OUTDIR   only those HEICs
 //   techo-assets heic-fixtures SOURCE.png OUTDIR
 //                               SOURCE as HEICs stored turned, with irot/imir and EXIF
 //                               orientations 5, 6 and 8 (and an EXIF GPS position) that show it
 //                               upright: the importer's orientation and GPS fixtures
+//   techo-assets heic-grid OUT.heic WIDTH HEIGHT [TILE] | heic-grid OUT.heic SOURCE.png [TILE]
+//                               a HEIC stored as a grid of HEVC tiles (512 px by default), as
+//                               phones write photos: a grainy landscape, or SOURCE
 //
 // Files that already exist are kept, so repeated runs are instant.
 import Foundation
 import TechoCodecs
 
 let args = CommandLine.arguments
-guard (args.count == 3 && ["demo", "bench"].contains(args[1])) || (args.count == 4 && args[1] == "heic-fixtures") else {
-    FileHandle.standardError.write(Data("usage: techo-assets demo|bench OUTDIR | heic-fixtures SOURCE.png OUTDIR\n".utf8))
+if args.count >= 2 && args[1] == "heic-grid" { heicGridCommand(Array(args.dropFirst(2))) }
+guard (args.count == 3 && ["demo", "bench", "bench-heic"].contains(args[1])) || (args.count == 4 && args[1] == "heic-fixtures") else {
+    let usage = "usage: techo-assets demo|bench|bench-heic OUTDIR | heic-fixtures SOURCE.png OUTDIR | heic-grid OUT.heic WIDTH HEIGHT [TILE]"
+    FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(64)
 }
 let out = URL(fileURLWithPath: args[args.count - 1])
@@ -98,7 +106,7 @@ if args[1] == "heic-fixtures" {
     for p in ["gingham", "dots", "stripes"] {
         emit("tape/\(p).png") { try encodePNG(tapePattern(p, size: 48)) }
     }
-} else {
+} else if args[1] == "bench" {
     let scenes = Scene.allCases
     for i in 0..<4 {
         emit("photos/photo\(i + 1).jpg") {
@@ -112,5 +120,13 @@ if args[1] == "heic-fixtures" {
         emit("stickers/sticker\(String(format: "%02d", i + 1)).png") { try encodePNG(sticker(kind, size: 512, variant: i / 8 + 1)) }
     }
     emit("paper/kraft.png") { try encodePNG(paperTexture(size: 256, kraft: true, seed: 7)) }
+}
+if args[1] == "bench" || args[1] == "bench-heic" {
+    // Four phone photos as phones store them: 4032x3024 grids of 8x6 HEVC tiles of 512 px.
+    for i in 0..<4 {
+        emit("heic/phone\(i + 1).heic") {
+            try encodeHEICGrid(rgba: phoneGridPicture(i, width: 4032, height: 3024), width: 4032, height: 3024, tile: 512, quality: phoneGridQuality)
+        }
+    }
 }
 print("techo-assets: \(made) file(s) made in \(out.path)")

@@ -11,4 +11,5 @@ let benchSections: [(String, () -> Void)] = [
     ("preview", previewBench),
     ("encode", encodeBench),
     ("pdf", pdfBench),
+    ("heic", heicBench),
 ]

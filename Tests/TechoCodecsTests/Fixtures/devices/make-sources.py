@@ -6,6 +6,9 @@ quad.png        64x48 RGB: red top-left, green top-right, blue bottom-left, whit
 quad-alpha.png  the same, RGBA: the right half fades from opaque (left) to clear (right).
 quad16.png      the same, 16-bit RGB (for a 10-bit HEIF).
 frame2.png      a 64x48 yellow frame with a black centre (the second frame of the animation).
+grid.png        120x100 RGB: the same four colours in quadrants split at x = 64 and y = 64 (one
+                per tile of a grid of 64 px tiles), shaded 75-100 % from the top-left corner down
+                to the bottom-right one, so the grid fixture's pixels vary within each tile.
 """
 import struct, zlib, sys, os
 
@@ -31,3 +34,10 @@ png(f"{out}/quad-alpha.png", W, H, [bytes(c for x in range(W) for c in quad(x, y
 png(f"{out}/quad16.png", W, H, [b"".join(struct.pack(">H", c * 257) for x in range(W) for c in quad(x, y)) for y in range(H)], 2, 16)
 def f2(x, y): return (0, 0, 0) if 16 <= x < 48 and 12 <= y < 36 else (255, 255, 0)
 png(f"{out}/frame2.png", W, H, [bytes(c for x in range(W) for c in f2(x, y)) for y in range(H)], 2)
+GW, GH, GT = 120, 100, 64
+def grid(x, y):
+    base = {(True, True): (255, 0, 0), (False, True): (0, 255, 0),
+            (True, False): (0, 0, 255), (False, False): (255, 255, 255)}[(x < GT, y < GT)]
+    shade = 1 - 0.25 * (x + y) / (GW + GH - 2)
+    return tuple(round(c * shade) for c in base)
+png(f"{out}/grid.png", GW, GH, [bytes(c for x in range(GW) for c in grid(x, y)) for y in range(GH)], 2)
