@@ -1,6 +1,8 @@
 // Renders pages and writes them as PNG, JPEG or one PDF, pages in parallel on every core.
 // Every output is staged under a temp name and renamed into place only when all pages have
 // succeeded, so a failed or interrupted export never leaves a partial file under a final name.
+// A PNG or JPEG output that already holds the page's render key and is untouched is not rendered
+// again (RenderKey, RenderStamp; docs/decisions/rebuild.md).
 import Dispatch
 import Foundation
 import TechoCodecs
@@ -44,6 +46,10 @@ public struct ExportSettings {
     public var bleed = 0.0
     /// Print each phase's time to stderr (`TECHO_TIMINGS=1`). Default false.
     public var timings = false
+    /// Render every page, even one whose PNG or JPEG output is already the file this export
+    /// would write (`--force`). Default false: such a page is left as it is
+    /// (docs/decisions/rebuild.md).
+    public var force = false
 
     /// The defaults, with `TECHO_JOBS=N` and `TECHO_TIMINGS=1` from the environment applied.
     public init() {}
@@ -73,8 +79,11 @@ public enum Exporter {
         }
     }
 
-    /// Renders and writes the pages; returns the files written. Progress (when `showProgress`),
-    /// timings and warnings go to `err`.
+    /// Renders and writes the pages; returns the output files, in page order, those left
+    /// unchanged included. Progress (when `showProgress`), timings and warnings go to `err`.
+    /// Unless `settings.force`, a PNG or JPEG page whose output file is already what this
+    /// export would write (its stamp holds the page's render key and the file's digest) is
+    /// neither rendered nor written.
     public static func run(
         pages: [Page], outputs: [URL], title: String, settings: ExportSettings, renderer: PageRenderer,
         showProgress: Bool = false, err: (String) -> Void = { _ in }
@@ -88,6 +97,7 @@ public enum Exporter {
         var errors: [(Int, Error)] = []
         var warnings: [String] = []
         var done = 0
+        var unchanged = 0
         var next = 0
         // Seconds per phase, summed over pages: render (decode included), encode, write.
         var phase = (render: 0.0, encode: 0.0, write: 0.0)
@@ -119,8 +129,21 @@ public enum Exporter {
                         lock.unlock()
                         continue
                     }
+                    let scale = settings.scale(page)
+                    // The one-file PDF is always written whole; PNG and JPEG pages carry a key.
+                    let key = settings.format == .pdf ? [] : RenderKey.of(page, scale: scale, settings: settings)
+                    if settings.format != .pdf && !settings.force && RenderStamp.matches(outputs[i], key: key, format: settings.format) {
+                        // What a killed export left for this file goes, as when it is written.
+                        StagedFile.removeStaleTemps(of: outputs[i])
+                        lock.lock()
+                        unchanged += 1
+                        done += 1
+                        if showProgress { err("\rtecho: exported \(done)/\(pages.count) pages") }
+                        lock.unlock()
+                        continue
+                    }
                     let t0 = ContinuousClock.now
-                    let rendered = try renderer.render(page, scale: settings.scale(page))
+                    let rendered = try renderer.render(page, scale: scale)
                     let rendering = seconds(since: t0)
                     let t1 = ContinuousClock.now
                     var encoding = 0.0
@@ -134,12 +157,14 @@ public enum Exporter {
                     }
                     switch settings.format {
                     case .png:
-                        let bytes = try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: settings.level, name: name)
+                        let bytes = RenderStamp.stampPNG(
+                            try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: settings.level, name: name), key: key)
                         encoding = seconds(since: t1)
                         let s = try StagedFile.stage(bytes, as: outputs[i])
                         lock.lock(); staged[i] = s; lock.unlock()
                     case .jpeg:
-                        let bytes = try JPEGEncoder.encode(rendered.pixmap, quality: settings.quality, dpi: rendered.dpi, name: name)
+                        let bytes = RenderStamp.stampJPEG(
+                            try JPEGEncoder.encode(rendered.pixmap, quality: settings.quality, dpi: rendered.dpi, name: name), key: key)
                         encoding = seconds(since: t1)
                         let s = try StagedFile.stage(bytes, as: outputs[i])
                         lock.lock(); staged[i] = s; lock.unlock()
@@ -166,8 +191,8 @@ public enum Exporter {
             let decode = Double(DecodeClock.nanoseconds - decodeBefore) / 1e9
             err(
                 String(
-                    format: "techo: timings: pages %d, jobs %d, wall %.4f s, render %.4f s, decode %.4f s, encode %.4f s, write %.4f s\n",
-                    pages.count, workers, seconds(since: started), phase.render, decode, phase.encode, phase.write))
+                    format: "techo: timings: pages %d, jobs %d, unchanged %d, wall %.4f s, render %.4f s, decode %.4f s, encode %.4f s, write %.4f s\n",
+                    pages.count, workers, unchanged, seconds(since: started), phase.render, decode, phase.encode, phase.write))
         }
         if let (_, first) = errors.min(by: { $0.0 < $1.0 }) {
             StagedFile.discard(staged.compactMap { $0 })
@@ -189,7 +214,7 @@ public enum Exporter {
             try StagedFile.commit([s])
             return outputs
         }
-        try StagedFile.commit(staged.map { $0! })
+        try StagedFile.commit(staged.compactMap { $0 })
         return outputs
     }
 }

@@ -6,7 +6,9 @@ import TechoModel
 import TechoRender
 
 public enum PageBytes {
-    /// The page as `techo export --scale S` writes it: the same renderer call and PNG settings.
+    /// The page as `techo export --scale S` writes it: the same renderer call and PNG settings,
+    /// and the same render stamp (whose key names the running program: the bytes are the file's
+    /// when this program is the `techo` that exports).
     public static func png(of page: Page, scale: Double, renderer: PageRenderer) throws -> [UInt8] {
         var seconds = (render: 0.0, encode: 0.0)
         return try png(of: page, scale: scale, renderer: renderer, seconds: &seconds)
@@ -25,7 +27,9 @@ public enum PageBytes {
         let bytes =
             forScreen
             ? try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: 1, filter: .up, name: "page \(page.id)")
-            : try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: ExportSettings().level, name: "page \(page.id)")
+            : RenderStamp.stampPNG(
+                try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: ExportSettings().level, name: "page \(page.id)"),
+                key: RenderKey.of(page, scale: scale, settings: ExportSettings()))
         let t2 = ContinuousClock.now
         func s(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
         seconds.render += s(t1 - t0)

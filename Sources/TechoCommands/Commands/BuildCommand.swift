@@ -9,14 +9,15 @@ import TechoText
 
 enum BuildCommand: TechoCommand {
     static let names = ["build"]
-    static let usage = "build MANIFEST.json [-o OUTDIR] [--journal PATH.techo] [--scale S | --dpi D] [--format png|jpeg|pdf] [--no-export]"
+    static let usage = "build MANIFEST.json [-o OUTDIR] [--journal PATH.techo] [--scale S | --dpi D] [--format png|jpeg|pdf] [--no-export] [--force]"
     static let summary = "create or update a journal from a manifest, then export its pages"
     static let discussion = """
         The manifest is checked completely first and every problem is reported with its JSON path;
         nothing is written unless it is valid. Without --journal the journal is NAME.techo beside
         the manifest; without -o pages go to NAME-pages/ (NAME = the manifest's file name without
         .json). An existing journal is updated in one undoable step. GPS data is removed from
-        imported JPEG and HEIC photos unless --keep-gps is given.
+        imported JPEG and HEIC photos unless --keep-gps is given. Pages whose files are already what
+        this build would write are not rendered again (--force renders them anyway).
         """
     static let options = [
         OptionSpec("output", short: "o", value: "OUTDIR", help: "where the pages go (default NAME-pages beside the manifest)"),
@@ -26,6 +27,7 @@ enum BuildCommand: TechoCommand {
         OptionSpec("format", value: "F", help: "png (default), jpeg or pdf"),
         OptionSpec("quality", value: "Q", help: "JPEG quality 1-100 (default 92)"),
         OptionSpec("no-export", help: "only create or update the journal"),
+        OptionSpec("force", help: "render every page, even one whose file is already what this build would write"),
         OptionSpec("keep-gps", help: "keep GPS location data in imported JPEG and HEIC photos"),
     ]
 

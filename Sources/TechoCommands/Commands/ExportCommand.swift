@@ -7,7 +7,9 @@ import TechoRender
 
 enum ExportCommand: TechoCommand {
     static let names = ["export"]
-    static let usage = "export JOURNAL [--page ID]... [-o PATH] [--scale S | --dpi D] [--format png|jpeg|pdf] [--quality Q] [--raster | --bleed MM]"
+    static let usage =
+        "export JOURNAL [--page ID]... [-o PATH] [--scale S | --dpi D] [--format png|jpeg|pdf] [--quality Q] [--raster | --bleed MM]"
+        + " [--force]"
     static let summary = "render pages to print-quality PNG (or JPEG, or one PDF); prints the files written"
     static let discussion = """
         Pages are written as NN-PAGEID.png into the folder -o names (default: NAME-pages beside the
@@ -17,6 +19,8 @@ enum ExportCommand: TechoCommand {
         A PDF is vectors: ink and shapes as paths, photos and pictures at their own resolution
         (an unchanged JPEG as its own bytes), SVG stickers as SVG; the scale sets the resolution
         of what has none (shadows, tape, outlines). --raster writes each page as one picture instead.
+        A PNG or JPEG page whose file is already what this export would write (same page, pictures,
+        settings and techo, the file untouched) is not rendered again; --force renders it anyway.
         """
     static let options = [
         OptionSpec("page", value: "ID", repeatable: true, help: "export only this page"),
@@ -25,6 +29,7 @@ enum ExportCommand: TechoCommand {
         OptionSpec("dpi", value: "D", help: "render at this resolution instead"),
         OptionSpec("format", value: "F", help: "png (default), jpeg or pdf; implied by -o's extension"),
         OptionSpec("quality", value: "Q", help: "JPEG quality 1-100 (default 92)"),
+        OptionSpec("force", help: "render every page, even one whose file is already what this export would write"),
         OptionSpec("raster", help: "PDF of page pictures instead of vectors"),
         OptionSpec("bleed", value: "MM", help: "PDF bleed in millimetres: the background reaches past the page, with a TrimBox"),
     ]
@@ -59,6 +64,7 @@ enum ExportCommand: TechoCommand {
         renderer: PageRenderer, io: CommandIO
     ) throws -> [URL] {
         var settings = ExportSettings.fromEnvironment()
+        settings.force = args.has("force")
         let out = args.arg("output")
         let implied = out.flatMap { ExportFormat.implied(by: $0.text) }
         if let f = args.arg("format") {

@@ -131,6 +131,38 @@ public final class FontCatalog: @unchecked Sendable {
         }
     }
 
+    /// What the installed fonts are, as lines of text: every font file fontconfig lists (path,
+    /// face index, size, modification time), sorted. Installing, removing or upgrading a font
+    /// changes it; it is what a page's render key names of the fonts (docs/decisions/rebuild.md).
+    /// Empty when fontconfig has no configuration.
+    public func installedFontsSummary() -> [String] {
+        locked {
+            guard let config else { return [] }
+            let pat = FcPatternCreate()
+            defer { FcPatternDestroy(pat) }
+            let os = fcObjectSet([FC_FILE, FC_INDEX])
+            defer { FcObjectSetDestroy(os) }
+            guard let set = FcFontList(config, pat, os) else { return [] }
+            defer { FcFontSetDestroy(set) }
+            var lines: [String] = []
+            for i in 0..<Int(set.pointee.nfont) {
+                guard let p = set.pointee.fonts[i] else { continue }
+                var file: UnsafeMutablePointer<FcChar8>?
+                guard FcPatternGetString(p, FC_FILE, 0, &file) == FcResultMatch, let file else { continue }
+                var index: Int32 = 0
+                _ = FcPatternGetInteger(p, FC_INDEX, 0, &index)
+                let path = String(cString: file)
+                var st = stat()
+                let found = stat(path, &st) == 0
+                lines.append(
+                    found
+                        ? "\(path) \(index) \(st.st_size) \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
+                        : "\(path) \(index) missing")
+            }
+            return lines.sorted()
+        }
+    }
+
     /// The fallback chain for a request (cached).
     func chain(for request: FontRequest) throws -> FallbackChain {
         try locked {
