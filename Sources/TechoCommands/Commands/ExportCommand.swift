@@ -9,7 +9,7 @@ enum ExportCommand: TechoCommand {
     static let names = ["export"]
     static let usage =
         "export JOURNAL [--page ID]... [-o PATH] [--scale S | --dpi D] [--format png|jpeg|pdf] [--quality Q] [--raster | --bleed MM]"
-        + " [--force]"
+        + " [--force] [--shard K/N]"
     static let summary = "render pages to print-quality PNG (or JPEG, or one PDF); prints the files written"
     static let discussion = """
         Pages are written as NN-PAGEID.png into the folder -o names (default: NAME-pages beside the
@@ -21,6 +21,11 @@ enum ExportCommand: TechoCommand {
         of what has none (shadows, tape, outlines). --raster writes each page as one picture instead.
         A PNG or JPEG page whose file is already what this export would write (same page, pictures,
         settings and techo, the file untouched) is not rendered again; --force renders it anyway.
+        --shard K/N exports the pages at positions K, K+N, K+2N, ... of the journal (counted from 0),
+        under the names the whole export gives them, so N shards together write the same files as
+        one export; --shard /N takes K from JOB_COMPLETION_INDEX, as a Kubernetes Indexed Job sets
+        it. With -o FILE.pdf each shard writes its pages into that PDF; a shard without pages
+        writes nothing.
         """
     static let options = [
         OptionSpec("page", value: "ID", repeatable: true, help: "export only this page"),
@@ -32,11 +37,16 @@ enum ExportCommand: TechoCommand {
         OptionSpec("force", help: "render every page, even one whose file is already what this export would write"),
         OptionSpec("raster", help: "PDF of page pictures instead of vectors"),
         OptionSpec("bleed", value: "MM", help: "PDF bleed in millimetres: the background reaches past the page, with a TrimBox"),
+        OptionSpec("shard", value: "K/N", help: "only the pages at positions K modulo N (from 0); /N: K from JOB_COMPLETION_INDEX"),
     ]
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
         let pos = try args.positionals(["JOURNAL"], command: "export")
         try args.exclusive(["scale", "dpi"], command: "export")
+        // A shard is a share of the whole journal; a share of a hand-picked list would put a
+        // page in a different shard depending on the others picked.
+        try args.exclusive(["page", "shard"], command: "export")
+        let shard = try args.arg("shard").map { try Shard($0, environment: ProcessInfo.processInfo.environment) }
         let store = try JournalAccess.open(pos[0], io: io)
         let (journal, pages) = try store.read()
         var chosen: [(position: Int, page: Page)] = []
@@ -49,6 +59,15 @@ enum ExportCommand: TechoCommand {
                 chosen.append((journal.pageOrder.firstIndex(of: page.id)! + 1, page))
             }
         }
+        if let shard {
+            try checkShardOutput(args.arg("output"), pages: chosen.count, io: io)
+            // Positions are 1-based in file names, 0-based in K/N.
+            chosen = chosen.filter { shard.holds($0.position - 1) }
+            if chosen.isEmpty {
+                io.err("techo: shard \(shard.index)/\(shard.count) has no pages (the journal has \(journal.pageOrder.count)); nothing written\n")
+                return
+            }
+        }
         let journalURL = URL(fileURLWithPath: io.resolve(pos[0].text))
         let defaultFolder = journalURL.deletingLastPathComponent()
             .appendingPathComponent(journalURL.deletingPathExtension().lastPathComponent + "-pages")
@@ -56,6 +75,16 @@ enum ExportCommand: TechoCommand {
             chosen, total: journal.pageOrder.count, title: journal.title, args: args, defaultFolder: defaultFolder,
             renderer: PageRenderer(assetURL: store.assetURL), io: io)
         for f in files { io.out("\(f.path)\n") }
+    }
+
+    /// Refuses an -o that names one picture when the whole export has several pages, as the
+    /// whole export does: N shards of one page each would all write that one file.
+    static func checkShardOutput(_ out: Arg?, pages: Int, io: CommandIO) throws {
+        guard let out, pages > 1, let implied = ExportFormat.implied(by: out.text), implied != .pdf else { return }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: io.resolve(out.text), isDirectory: &isDirectory) && isDirectory.boolValue { return }
+        throw UsageError(
+            "-o (argument \(out.token.index)): '\(out.text)' names one file but the journal has \(pages) pages; give a folder for the shards' pages")
     }
 
     /// Shared by export and build: decides the outputs from -o/--format/--scale and writes them.
