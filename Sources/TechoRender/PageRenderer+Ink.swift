@@ -115,7 +115,7 @@ extension PageRenderer {
     }
 
     /// A stroke's page-space bounds, pen width (and miter spikes) included.
-    func strokeBounds(_ s: Stroke) throws -> Rect {
+    public func strokeBounds(_ s: Stroke) throws -> Rect {
         var r: Rect
         switch s.tool {
         case .pencil, .highlighter, .eraser:

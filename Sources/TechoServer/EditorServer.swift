@@ -313,6 +313,11 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
         case ("POST", 3, "elements") where rest[2] == "flip": return try flip(id, rest[1], request)
         case ("POST", 3, "elements") where rest[2] == "restack": return try restack(id, rest[1], request)
         case ("GET", 3, "elements") where rest[2] == "render": return try renderElement(id, rest[1], request)
+        case ("GET", 1, "strokes"): return try strokeList(id)
+        case ("POST", 2, "strokes") where rest[1] == "erase": return try eraseStrokes(id, request)
+        case ("PATCH", 2, "strokes"): return try setStroke(id, rest[1], request)
+        case ("DELETE", 2, "strokes"): return try removeStroke(id, rest[1])
+        case ("POST", 3, "strokes") where rest[2] == "gesture": return try strokeGesture(id, rest[1], request)
         default:
             throw APIError(404, "no API route \(request.path) for \(request.method)")
         }

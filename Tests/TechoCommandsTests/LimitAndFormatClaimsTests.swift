@@ -108,18 +108,18 @@ import Testing
     // MARK: format
 
     /// A journal whose `journal.json` says version 1 is read as it is, and its next change
-    /// writes version 2.
+    /// writes the current version (3).
     @Test func aVersion1JournalIsWrittenAsVersion2AtItsNextChange() throws {
         let ws = try Workspace()
         _ = try ok(ws, "init", "j.techo", "--size", "200x200")
         let file = "j.techo/journal.json"
         let v2 = String(decoding: try ws.bytes(file), as: UTF8.self)
-        #expect(v2.contains("\"techo\": 2"))
-        try ws.write(file, v2.replacingOccurrences(of: "\"techo\": 2", with: "\"techo\": 1"))
+        #expect(v2.contains("\"techo\": 3"))
+        try ws.write(file, v2.replacingOccurrences(of: "\"techo\": 3", with: "\"techo\": 1"))
         #expect(try ok(ws, "show", "j.techo").contains("p1"))
         #expect(String(decoding: try ws.bytes(file), as: UTF8.self).contains("\"techo\": 1"), "reading alone writes nothing")
         _ = try ok(ws, "add", "text", "j.techo", "p1", "hi")
-        #expect(String(decoding: try ws.bytes(file), as: UTF8.self).contains("\"techo\": 2"))
+        #expect(String(decoding: try ws.bytes(file), as: UTF8.self).contains("\"techo\": 3"))
     }
 
     /// `rotate` is stored in (−180, 180]; `weight: "bold"` is 700; `flip: "hv"` mirrors both ways.

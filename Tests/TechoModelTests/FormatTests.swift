@@ -31,9 +31,9 @@ import Testing
     @Test func journalRoundTripAndFutureVersion() throws {
         let j = try Journal(title: "Kyoto, spring", pageOrder: ["p1", "day-2"], settings: JournalSettings(historyLimit: 30))
         #expect(try Journal.decode(bytes: j.serialized()) == j)
-        let future = Array(#"{"techo": 3, "title": "x", "pages": []}"#.utf8)
+        let future = Array(#"{"techo": 4, "title": "x", "pages": []}"#.utf8)
         do { _ = try Journal.decode(bytes: future); Issue.record("read a future version") } catch let e as FormatVersionError {
-            #expect(e.description.contains("format version 3") && e.description.contains("reads (version 2)"))
+            #expect(e.description.contains("format version 4") && e.description.contains("reads (version 3)"))
         }
     }
 

@@ -384,9 +384,15 @@ func checkRead(_ bytes: [UInt8], _ context: String) -> PageFileReader.Read? {
         let good = page.serialized()
         for fraction in [0.2, 0.45, 0.55, 0.8, 0.97] {
             let bytes = good
-            // The first digit at or after the point: made a letter, or made a huge exponent.
+            // The first digit of a number at or after the point (not of a stroke's id, a string):
+            // made a letter, or made a huge exponent.
             var at = Int(Double(bytes.count) * fraction)
-            while !(bytes[at] >= 0x30 && bytes[at] <= 0x39) { at += 1 }
+            func inString(_ i: Int) -> Bool {
+                var k = i
+                while k > 0 && bytes[k - 1] != UInt8(ascii: "\n") { k -= 1 }
+                return bytes[k..<i].contains(UInt8(ascii: "\"")) && bytes[k..<i].filter { $0 == UInt8(ascii: "\"") }.count % 2 == 1
+            }
+            while !(bytes[at] >= 0x30 && bytes[at] <= 0x39) || inString(at) { at += 1 }
             for damage in [[UInt8(ascii: "x")], Array("9e999".utf8)] {
                 var damaged = bytes
                 damaged.replaceSubrange(at...at, with: damage)

@@ -182,7 +182,7 @@ func directorySize(_ url: URL) -> Int {
         let dir = TempDir()
         defer { dir.cleanup() }
         let (store, _) = try newStore(dir)
-        try Data(#"{"techo": 3, "title": "", "pages": ["p1"]}"#.utf8).write(to: store.url.appendingPathComponent("journal.json"))
+        try Data(#"{"techo": 4, "title": "", "pages": ["p1"]}"#.utf8).write(to: store.url.appendingPathComponent("journal.json"))
         #expect(throws: FormatVersionError.self) { try JournalStore.open(store.url) }
     }
 

@@ -7,8 +7,8 @@ import TechoModel
 enum SetCommand: TechoCommand {
     static let names = ["set"]
     static let usage =
-        "set JOURNAL PAGE ID [--opacity A] [--hide | --show] [--lock | --unlock] [--at X,Y] [--scale S] [--rotate DEG] [--text T] [text, photo or outline options]"
-    static let summary = "change an element's properties (absolute values; use 'gesture' to move by amounts)"
+        "set JOURNAL PAGE ID [--opacity A] [--hide | --show] [--lock | --unlock] [--at X,Y] [--scale S] [--rotate DEG] [--text T] [text, photo or outline options] | set JOURNAL PAGE STROKEID [--color C] [--width W] [--opacity A]"
+    static let summary = "change an element's or a stroke's properties (absolute values; use 'gesture' to move by amounts)"
     static let options =
         [
             OptionSpec("opacity", value: "A", help: "opacity from 0 to 1"),
@@ -20,6 +20,7 @@ enum SetCommand: TechoCommand {
             OptionSpec("scale", value: "S", help: "set the scale"),
             OptionSpec("rotate", value: "DEG", help: "set the rotation"),
             OptionSpec("text", value: "T", help: "replace a text sticker's text"),
+            OptionSpec("width", value: "W", help: "a stroke's pen width (a stroke takes --color, --width and --opacity)"),
         ] + TextOptions.specs.filter { $0.name != "outline" } + [
             OptionSpec("outline", value: "COLOR,W|none", help: "set or remove the outline (text, image, photo)"),
             OptionSpec("frame", value: "F", help: "photo frame: none, border or polaroid"),
@@ -35,6 +36,8 @@ enum SetCommand: TechoCommand {
         let store = try JournalAccess.open(pos[0], io: io)
         let fontFile = try TextOptions.fontFile(args, io: io)
         try JournalAccess.editPage(pos[1], of: store, description: "set \(pos[2].text)", importing: fontFile.map { [$0] } ?? []) { page in
+            if try JournalAccess.isStroke(pos[2], on: page) { return try restyleStroke(pos[2], args: args, on: &page) }
+            if args.has("width") { throw UsageError("set: --width applies to a stroke; '\(pos[2].text)' is an element") }
             _ = try JournalAccess.elementIndex(pos[2], on: page)
             var patch = ElementPatch()
             if let a = args.arg("opacity") { patch.opacity = try a.number(FieldRules.opacity) }
@@ -55,10 +58,28 @@ enum SetCommand: TechoCommand {
     }
 }
 
+extension SetCommand {
+    /// `set` on a stroke: --color, --width and --opacity, nothing else.
+    static func restyleStroke(_ id: Arg, args: ParsedArguments, on page: inout Page) throws {
+        let allowed: Set<String> = ["color", "width", "opacity"]
+        if let other = args.options.map(\.0).first(where: { !allowed.contains($0) }) {
+            throw UsageError("set: --\(other) does not apply to stroke '\(id.text)'; a stroke takes --color, --width and --opacity")
+        }
+        let color = try args.arg("color")?.color()
+        let width = try args.arg("width")?.length(dpi: page.dpi, FieldRules.strokeWidth)
+        let opacity = try args.arg("opacity")?.number(FieldRules.opacity)
+        do throws(EditError) {
+            try PageEdits.restyleStroke(id.text, color: color, width: width, opacity: opacity, on: &page)
+        } catch {
+            throw optionRefusal(error)
+        }
+    }
+}
+
 enum RemoveCommand: TechoCommand {
     static let names = ["rm"]
     static let usage = "rm JOURNAL PAGE ID..."
-    static let summary = "remove elements from a page (undo brings them back)"
+    static let summary = "remove elements or single strokes (by their ids) from a page (undo brings them back)"
     static let options: [OptionSpec] = []
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
@@ -70,8 +91,8 @@ enum RemoveCommand: TechoCommand {
         let ids = args.positionals.dropFirst(2).map { Arg(token: $0, name: "ID") }
         let store = try JournalAccess.open(journalArg, io: io)
         try JournalAccess.editPage(pageArg, of: store, description: "rm \(ids.map(\.text).joined(separator: " "))") { page in
-            for id in ids { _ = try JournalAccess.elementIndex(id, on: page) }
-            try PageEdits.remove(ids.map(\.text), from: &page)
+            for id in ids { _ = try JournalAccess.isStroke(id, on: page) }
+            try PageEdits.removeItems(ids.map(\.text), from: &page)
         }
     }
 }

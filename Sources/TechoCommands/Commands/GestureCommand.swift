@@ -7,8 +7,9 @@ import TechoModel
 
 enum GestureCommand: TechoCommand {
     static let names = ["gesture"]
-    static let usage = "gesture JOURNAL PAGE ID [--pan DX,DY] [--pinch S] [--rotate DEG] [--around X,Y] [--double-tap] [--flip h|v] [--replay FILE.jsonl]"
-    static let summary = "pan, pinch, rotate, double-tap or flip an element, or replay a recorded gesture stream"
+    static let usage =
+        "gesture JOURNAL PAGE ID|STROKEID [--pan DX,DY] [--pinch S] [--rotate DEG] [--around X,Y] [--double-tap] [--flip h|v] [--replay FILE.jsonl]"
+    static let summary = "pan, pinch, rotate, double-tap or flip an element or a stroke, or replay a recorded gesture stream"
     static let discussion = """
         Gestures apply in the order they are typed. --around X,Y is the focal point of pinch and
         rotate (that page point stays where it is); without it they act about the element's centre.
@@ -19,6 +20,8 @@ enum GestureCommand: TechoCommand {
           {"gesture":"doubleTap"}
         with incremental values, as UIKit reports them. A gesture that would make the transform
         singular or not finite is refused and nothing changes.
+        A stroke id (see 'techo show --json') moves that stroke's points: pinch scales its width
+        too; a path stroke is not moved, a rect or ellipse turns by quarter turns only.
         """
     static let options = [
         OptionSpec("pan", value: "DX,DY", help: "move by (dx, dy) page pixels"),
@@ -49,12 +52,17 @@ enum GestureCommand: TechoCommand {
             }
         }
         try JournalAccess.editPage(pos[1], of: store, description: "gesture \(pos[2].text)") { page in
-            _ = try JournalAccess.elementIndex(pos[2], on: page)
+            let isStroke = try JournalAccess.isStroke(pos[2], on: page)
             let gestures = try replay ?? typedGestures(args, dpi: page.dpi)
             let file = args.value("replay")?.text
+            let label: (Int, Gesture) -> String = { n, g in file.map { "\($0): gesture \(n + 1)" } ?? "--\(optionName(g))" }
             do {
-                try PageEdits.move(pos[2].text, on: &page, by: gestures, label: { n, g in file.map { "\($0): gesture \(n + 1)" } ?? "--\(optionName(g))" })
-            } catch let e as EditError where e.message.hasPrefix("'") {
+                if isStroke {
+                    try PageEdits.moveStroke(pos[2].text, on: &page, by: gestures, label: label)
+                } else {
+                    try PageEdits.move(pos[2].text, on: &page, by: gestures, label: label)
+                }
+            } catch let e as EditError where e.message.hasPrefix("'") || e.message.hasPrefix("stroke '") {
                 throw pos[2].blame(e)
             }
         }

@@ -40,6 +40,13 @@ enum ShowCommand: TechoCommand {
         }
         let page = try JournalAccess.page(pos[1], in: pages, journal: journal)
         if pos.count > 2 {
+            if try JournalAccess.isStroke(pos[2], on: page), let (i, j) = page.strokeLocation(pos[2].text),
+                case .ink(let ink) = page.elements[i].content
+            {
+                let item = try strokeSummary(ink.strokes[j], layer: page.elements[i].id, renderer)
+                if json { return emit(item) }
+                return io.out(String(decoding: item.serializedBytes(), as: UTF8.self) + "\n")
+            }
             let e = page.elements[try JournalAccess.elementIndex(pos[2], on: page)]
             if json { return emit(e.json) }
             io.out(try describe(e, renderer: renderer) + "\n")
@@ -50,6 +57,12 @@ enum ShowCommand: TechoCommand {
             if case .object(var o) = j {
                 let (w, h) = try renderer.resolvedSize(of: page)
                 o["resolvedSize"] = [.number(w), .number(h)]
+                var strokes: [JSONValue] = []
+                for e in page.elements {
+                    guard case .ink(let ink) = e.content else { continue }
+                    for s in ink.strokes { strokes.append(try strokeSummary(s, layer: e.id, renderer)) }
+                }
+                o["strokes"] = .array(strokes)
                 j = .object(o)
             }
             return emit(j)
@@ -66,6 +79,18 @@ enum ShowCommand: TechoCommand {
         if !page.slots.isEmpty { io.out("slots: \(page.slots.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", "))\n") }
         io.out(page.elements.isEmpty ? "no elements\n" : "elements, bottom to top:\n")
         for e in page.elements { io.out("  " + (try describe(e, renderer: renderer)) + "\n") }
+    }
+
+    /// One stroke as `show --json` lists it: id, layer, tool, colour, width, opacity and page
+    /// bounds `[x, y, w, h]` (pen width included; an eraser's too).
+    static func strokeSummary(_ s: Stroke, layer: String, _ r: PageRenderer) throws -> JSONValue {
+        var o: [String: JSONValue] = [
+            "id": .string(s.id ?? ""), "layer": .string(layer), "tool": .string(s.tool.rawValue), "color": .string(s.color.description),
+            "width": .number(s.width), "opacity": .number(s.opacity),
+        ]
+        let b = try r.strokeBounds(s)
+        if !b.isNull { o["bounds"] = [.number(round2(b.minX)), .number(round2(b.minY)), .number(round2(b.width)), .number(round2(b.height))] }
+        return .object(o)
     }
 
     static func pageSummary(_ p: Page, _ r: PageRenderer) throws -> JSONValue {

@@ -31,6 +31,14 @@ enum JournalAccess {
         do { return try PageEdits.elementIndex(arg.text, on: page) } catch { throw arg.blame(error) }
     }
 
+    /// Whether `arg` names a stroke (true) or an element (false) of `page`; an error naming
+    /// `arg` when it is neither.
+    static func isStroke(_ arg: Arg, on page: Page) throws -> Bool {
+        if page.index(of: arg.text) != nil { return false }
+        do { _ = try PageEdits.strokeLocation(arg.text, on: page) } catch { throw arg.blame(error) }
+        return true
+    }
+
     /// Reads an image file given on the command line, checks it is an image techo reads (PNG,
     /// JPEG, HEIF, AVIF, WebP or SVG, told by its bytes, not its name) within the limits,
     /// removes GPS data from JPEG, HEIF and AVIF files unless `keepGPS`, and returns the asset

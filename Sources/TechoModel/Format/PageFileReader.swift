@@ -521,15 +521,15 @@ extension JSONByteParser {
         }
     }
 
-    /// A stroke (indent 4) with only `color`, `opacity`, `points`, `tool` and `width`, each as
+    /// A stroke (indent 4) with only `color`, `id`, `opacity`, `points`, `tool` and `width`, each as
     /// `Stroke.decode` takes it without units, and whether its bytes are the writer's; nil for
     /// any other stroke, or one with a problem.
     mutating func plainStroke(limits: ModelLimits) throws -> (Stroke, Bool)? {
         guard next == UInt8(ascii: "{") else { return nil }
         pos += 1
-        var tool: Stroke.Tool?, color: RGBA?, width: Double?, opacity: Double?, points: [StrokePoint]?
+        var tool: Stroke.Tool?, color: RGBA?, width: Double?, opacity: Double?, points: [StrokePoint]?, id: String?
         var first = true
-        // The writer's keys, in its order: color, opacity, points, tool, width.
+        // The writer's keys, in its order: color, id, opacity, points, tool, width.
         var asWritten = true
         var lastKey = -1
         func order(_ k: Int) {
@@ -543,7 +543,7 @@ extension JSONByteParser {
             guard let k else { return nil }
             if bytes(k, are: "points") {
                 guard points == nil, next == UInt8(ascii: "["), let pts = try plainPoints(limits: limits, asWritten: &asWritten) else { return nil }
-                order(2)
+                order(3)
                 points = pts
             } else if bytes(k, are: "color") {
                 guard color == nil, let r = plainString(), let (c, spelled) = self.color(r) else { return nil }
@@ -552,31 +552,37 @@ extension JSONByteParser {
                 color = c
             } else if bytes(k, are: "width") {
                 guard width == nil, atNumber else { return nil }
-                order(4)
+                order(5)
                 let (w, spelled) = try writerNumber()
                 guard (1e-3...1e5).contains(w) else { return nil }
                 asWritten = asWritten && spelled
                 width = w
             } else if bytes(k, are: "tool") {
                 guard tool == nil, let r = plainString(), let t = self.tool(r) else { return nil }
-                order(3)
+                order(4)
                 tool = t
             } else if bytes(k, are: "opacity") {
                 guard opacity == nil, atNumber else { return nil }
-                order(1)
+                order(2)
                 let (o, spelled) = try writerNumber()
                 guard (0...1).contains(o) else { return nil }
                 asWritten = asWritten && spelled && o != 1
                 opacity = o
+            } else if bytes(k, are: "id") {
+                guard id == nil, let r = plainString(), let name = text(r), Identifier.isValid(name) else { return nil }
+                order(1)
+                id = name
             } else {
                 return nil
             }
         }
         guard let tool, let width else { return nil }
         let c = color ?? .black
+        // A stroke without its id is given one by the page, so its bytes are not the writer's.
+        asWritten = asWritten && id != nil
         // The writer leaves out only an eraser's black, and writes points even when empty.
         asWritten = asWritten && (color != nil) == (tool != .eraser || c != .black) && points != nil && points?.isEmpty == false
-        guard let stroke = try? Stroke(tool: tool, color: c, width: width, opacity: opacity ?? 1, points: points ?? [], limits: limits) else {
+        guard let stroke = try? Stroke(tool: tool, color: c, width: width, opacity: opacity ?? 1, points: points ?? [], id: id, limits: limits) else {
             return nil
         }
         return (stroke, asWritten)

@@ -121,7 +121,7 @@ enum PageFileWriter {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// True for a stroke whose JSON has only `color`, `opacity`, `points`, `tool` and `width`.
+    /// True for a stroke whose JSON has only `color`, `id`, `opacity`, `points`, `tool` and `width`.
     static func isPlain(_ s: Stroke) -> Bool {
         s.tool.usesPoints && s.from == nil && s.to == nil && s.d == nil && s.fill == nil && s.fillRule == .nonZero && s.cap == .round
             && s.join == .round && s.miterLimit == 10 && s.dash == nil && s.dashOffset == 0
@@ -133,13 +133,19 @@ enum PageFileWriter {
             JSONWriter.write(s.json, indent: indent, into: out)
             return
         }
-        // Keys in sorted order: color, opacity, points, tool, width.
+        // Keys in sorted order: color, id, opacity, points, tool, width.
         out.append("{\n")
         if s.tool != .eraser || s.color != .black {
             out.pad(indent + 1)
             out.append("\"color\": \"")
             writeColor(s.color, into: out)
             out.append("\",\n")
+        }
+        if let id = s.id {
+            out.pad(indent + 1)
+            out.append("\"id\": ")
+            JSONWriter.writeString(id, into: out)
+            out.append(",\n")
         }
         if s.opacity != 1 {
             out.pad(indent + 1)

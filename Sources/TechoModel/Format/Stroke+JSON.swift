@@ -4,6 +4,7 @@ extension Stroke {
     /// The stroke as JSON; defaults are left out.
     public var json: JSONValue {
         var o: [String: JSONValue] = ["tool": .string(tool.rawValue), "width": .number(width)]
+        if let id { o["id"] = .string(id) }
         if tool != .eraser || color != .black { o["color"] = .string(color.description) }
         if opacity != 1 { o["opacity"] = .number(opacity) }
         if tool.usesPoints {
@@ -31,6 +32,7 @@ extension Stroke {
         defer { o.finish() }
         let ctx = node.context
         let before = ctx.problems.count
+        let id = o.optional("id")?.identifier()
         let tool = o.required("tool")?.choice(Tool.self)
         let color = o.optional("color")?.color()
         let width = o.required("width")?.length(dpi: dpi, FieldRules.strokeWidth)
@@ -78,7 +80,7 @@ extension Stroke {
                 tool: tool, color: color ?? .black, width: width, opacity: opacity ?? 1, points: points,
                 from: from, to: to, d: d, fill: fill, fillRule: fillRule ?? .nonZero, cap: cap ?? .round,
                 join: join ?? .round, miterLimit: miter ?? 10, dash: dash, dashOffset: dashOffset ?? 0,
-                limits: ctx.limits)
+                id: id, limits: ctx.limits)
         } catch {
             // Report each broken guarantee at its own field.
             let probe = Stroke(unchecked: tool, width: width, points: points, from: from, to: to, d: d, dash: dash)
@@ -88,7 +90,7 @@ extension Stroke {
     }
 
     private init(unchecked tool: Tool, width: Double, points: [StrokePoint], from: Point?, to: Point?, d: String?, dash: [Double]?) {
-        self.tool = tool; color = .black; self.width = width; opacity = 1; self.points = points; self.from = from; self.to = to
+        id = nil; self.tool = tool; color = .black; self.width = width; opacity = 1; self.points = points; self.from = from; self.to = to
         self.d = d; fill = nil; fillRule = .nonZero; cap = .round; join = .round; miterLimit = 10; self.dash = dash; dashOffset = 0
     }
 }

@@ -16,7 +16,7 @@ extension Stroke.Tool {
 
 extension Stroke {
     /// Decodes one stroke to be drawn: as `decode(_:dpi:)`, with the tool's defaults for a
-    /// `width`, `color`, `cap` or `opacity` left out. Nil after reporting into `node`'s context.
+    /// `width`, `color`, `cap` or `opacity` left out, and no `id` (the page gives one). Nil after reporting into `node`'s context.
     public static func decode(drawing node: JSONNode, dpi: Double) -> Stroke? {
         var value = node.value
         if case .object(var o) = value, case .string(let name)? = o["tool"], let tool = Tool(rawValue: name) {
@@ -24,6 +24,7 @@ extension Stroke {
             if o["color"] == nil, tool != .eraser { o["color"] = .string(tool.defaultColor.description) }
             if o["cap"] == nil { o["cap"] = .string(tool.defaultCap.rawValue) }
             if o["opacity"] == nil { o["opacity"] = .number(tool.defaultOpacity) }
+            o["id"] = nil  // the page gives a drawn stroke its id
             value = .object(o)
         }
         return decode(JSONNode(value: value, path: node.path, context: node.context), dpi: dpi)

@@ -17,9 +17,10 @@ public struct JournalSettings: Hashable, Sendable {
 /// ## Guarantees
 /// `pageOrder` holds valid, unique page ids; `formatVersion` is one this build reads.
 public struct Journal: Hashable, Sendable {
-    /// The file-format version this build reads and writes: 2 since ink strokes can be in a
-    /// page's ink file (`pages/<id>.ink.json`); version 1 files are read as they are.
-    public static let currentFormatVersion = 2
+    /// The file-format version this build reads and writes: 3 since every stroke has an `id`,
+    /// 2 since ink strokes can be in a page's ink file (`pages/<id>.ink.json`); version 1 and 2
+    /// files are read as they are (their strokes get ids as they are read).
+    public static let currentFormatVersion = 3
 
     /// Title. Default "".
     public var title: String

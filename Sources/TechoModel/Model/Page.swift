@@ -4,7 +4,8 @@
 ///
 /// ## Guarantees
 /// `id` is a valid id; `size` passes `PageSize.validationProblem`; `dpi` is in `Page.dpiRange`;
-/// element ids are unique; slot names are unique; every element keeps its own guarantees.
+/// element ids are unique; slot names are unique; every stroke has an id, unique among the
+/// page's strokes and elements (`Page+StrokeIDs`); every element keeps its own guarantees.
 public struct Page: Hashable, Sendable {
     /// Page id, unique in the journal.
     public var id: String
@@ -41,15 +42,19 @@ public struct Page: Hashable, Sendable {
         for s in slots where !names.insert(s.name).inserted { throw ValueError("duplicate slot name \"\(s.name)\"") }
         self.id = id; self.size = s; self.dpi = dpi; self.background = background; self.margin = margin
         self.slots = slots; self.elements = elements
+        assignStrokeIDs()
+        if let problem = strokeIDProblem { throw ValueError(problem) }
     }
 
     /// The index of the element with `id`.
     public func index(of id: String) -> Int? { elements.firstIndex { $0.id == id } }
 
     /// Appends `stroke` to the page's topmost ink layer, creating one (`ink-<n>`) on first use,
-    /// as every drawing does (the CLI's `draw`, the editor, the library). Returns the layer's id.
+    /// as every drawing does (the CLI's `draw`, the editor, the library). A stroke without an
+    /// id gets the page's next one (`assignStrokeIDs`). Returns the layer's id.
     @discardableResult
     public mutating func appendStroke(_ stroke: Stroke) throws -> String {
+        defer { assignStrokeIDs() }
         if let i = elements.lastIndex(where: { $0.kind == .ink }), case .ink(var ink) = elements[i].content {
             ink.strokes.append(stroke)
             elements[i].content = .ink(ink)
@@ -89,6 +94,7 @@ public struct Page: Hashable, Sendable {
         precondition(Identifier.isValid(id), "bad page id")
         precondition(size.validationProblem() == nil && Page.dpiRange.contains(dpi), "bad page size or dpi")
         precondition(Set(elements.map(\.id)).count == elements.count, "duplicate element ids")
+        if let problem = strokeIDProblem { preconditionFailure(problem) }
         elements.forEach { $0.checkInvariants() }
     }
 }

@@ -21,7 +21,7 @@ public struct StrokePoint: Hashable, Sendable {
 /// `width` is finite and > 0; `opacity` in 0…1; `points` tools (`pencil`, `highlighter`,
 /// `eraser`) have 1…`maxStrokePoints` finite points with pressures in 0…1; `line`, `dash`,
 /// `rect` and `ellipse` have `from` and `to`; `path` has non-empty `d`; `dash` entries are
-/// finite, ≥ 0 and not all zero; `miterLimit` ≥ 1.
+/// finite, ≥ 0 and not all zero; `miterLimit` ≥ 1; `id`, when set, is a valid id.
 public struct Stroke: Hashable, Sendable {
     /// Drawing tools.
     public enum Tool: String, Hashable, Sendable, CaseIterable {
@@ -33,6 +33,9 @@ public struct Stroke: Hashable, Sendable {
         public var usesEnds: Bool { self == .line || self == .dash || self == .rect || self == .ellipse }
     }
 
+    /// The stroke's page-unique id (`s<n>`, docs/format.md "Stroke ids"), or nil for a stroke
+    /// not yet on a page: the page gives it one (`Page.assignStrokeIDs`). Default nil.
+    public var id: String?
     /// The tool. No default.
     public var tool: Tool
     /// Colour. Default black (an eraser ignores it).
@@ -69,9 +72,9 @@ public struct Stroke: Hashable, Sendable {
         tool: Tool, color: RGBA = .black, width: Double = 4, opacity: Double = 1, points: [StrokePoint] = [],
         from: Point? = nil, to: Point? = nil, d: String? = nil, fill: RGBA? = nil, fillRule: FillRule = .nonZero,
         cap: LineCap = .round, join: LineJoin = .round, miterLimit: Double = 10, dash: [Double]? = nil,
-        dashOffset: Double = 0, limits: ModelLimits = .default
+        dashOffset: Double = 0, id: String? = nil, limits: ModelLimits = .default
     ) throws {
-        self.tool = tool; self.color = color; self.width = width; self.opacity = opacity; self.points = points
+        self.id = id; self.tool = tool; self.color = color; self.width = width; self.opacity = opacity; self.points = points
         self.from = from; self.to = to; self.d = d; self.fill = fill; self.fillRule = fillRule; self.cap = cap
         self.join = join; self.miterLimit = miterLimit; self.dash = dash; self.dashOffset = dashOffset
         if let (_, message) = problems(limits: limits).first { throw ValueError(message) }
@@ -84,6 +87,7 @@ public struct Stroke: Hashable, Sendable {
     public func problems(limits: ModelLimits = .default) -> [(String, String)] {
         if isPlainlyValid(limits: limits) { return [] }
         var out: [(String, String)] = []
+        if let id, !Identifier.isValid(id) { out.append(("id", "invalid stroke id \"\(id)\": use 1 to 64 letters, digits, '_' or '-'")) }
         for (rule, v) in [
             (FieldRules.strokeWidth, width), (FieldRules.opacity, opacity), (FieldRules.miterLimit, miterLimit), (FieldRules.dashOffset, dashOffset),
         ]
@@ -118,7 +122,7 @@ public struct Stroke: Hashable, Sendable {
     /// The common stroke (points, no dash) checked in one pass without collecting anything:
     /// true only when `problems` would find none.
     private func isPlainlyValid(limits: ModelLimits) -> Bool {
-        guard dash == nil, tool.usesPoints, !points.isEmpty, points.count <= limits.maxStrokePoints,
+        guard dash == nil, tool.usesPoints, id.map(Identifier.isValid) ?? true, !points.isEmpty, points.count <= limits.maxStrokePoints,
             FieldRules.strokeWidth.contains(width), FieldRules.opacity.contains(opacity),
             FieldRules.miterLimit.contains(miterLimit), FieldRules.dashOffset.contains(dashOffset)
         else { return false }

@@ -306,7 +306,9 @@ public final class JournalStore {
         let jbytes = journal.serialized()
         if jbytes != raw[JournalStore.journalFile] { out.append((JournalStore.journalFile, jbytes)) }
         for id in journal.pageOrder {
-            guard let page = pages[id] else { continue }
+            guard var page = pages[id] else { continue }
+            // A stroke added in place (a drawing, an ink layer pasted) is written with its id.
+            page.assignStrokeIDs()
             let path = JournalStore.pagePath(id)
             guard page.id == id else { throw StorageError(path: path, message: "page \"\(page.id)\" is stored under id \"\(id)\"") }
             let old = files[path]
