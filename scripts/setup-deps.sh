@@ -32,6 +32,12 @@ need=(
     "qpdf:/usr/bin/qpdf"
     # The editor's browser tests (make test) drive headless Chromium.
     "chromium:/usr/bin/chromium"
+    # ... and the same journeys in WebKit (WebKitWebDriver starting WebKitGTK's MiniBrowser on an
+    # Xvfb display) and in Firefox (its built-in WebDriver BiDi, headless).
+    "webkit2gtk-driver:/usr/bin/WebKitWebDriver"
+    "libwebkit2gtk-4.1-0:/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
+    "xvfb:/usr/bin/Xvfb"
+    "firefox-esr:/usr/bin/firefox-esr"
     # The AVIF leak regression (docs/fuzzing.md) replays under valgrind's memcheck, from a copy of
     # techo-fuzz whose debug information objcopy removed (valgrind 3.19 cannot read DWARF 5).
     "valgrind:/usr/bin/valgrind"
