@@ -10,8 +10,12 @@ func encodePNG(_ c: Canvas) throws -> [UInt8] {
     try PNGEncoder.encode(pixmap(c), level: 9, name: "generated PNG")
 }
 
-func encodeJPEG(_ c: Canvas, quality: Int, orientation: Int?, gps: Bool) throws -> [UInt8] {
-    let jpeg = try JPEGEncoder.encode(pixmap(c, grain: 3.0 / 255), quality: quality, dpi: 72, name: "generated JPEG")
+/// `sensorGrain`: the luminance noise of `Canvas.rgba8(sensorGrain:seed:)`; 0 for the light grain.
+func encodeJPEG(_ c: Canvas, quality: Int, orientation: Int?, gps: Bool, sensorGrain: Float = 0, texture: Float = 0) throws -> [UInt8] {
+    let pixels =
+        sensorGrain > 0
+        ? Pixmap(width: c.width, height: c.height, straightRGBA: c.rgba8(sensorGrain: sensorGrain, texture: texture, seed: 1)) : pixmap(c, grain: 3.0 / 255)
+    let jpeg = try JPEGEncoder.encode(pixels, quality: quality, dpi: 72, name: "generated JPEG")
     guard orientation != nil || gps else { return jpeg }
     return insertAPP1(jpeg, exif: exifSegment(orientation: orientation ?? 1, gps: gps))
 }

@@ -3,7 +3,8 @@
 //
 //   techo-assets demo  OUTDIR   photos (JPEG, and a phone's HEIC), stickers (PNG, a WebP and an
 //                               SVG), paper and tape patterns for Resources/demo
-//   techo-assets bench OUTDIR   four 4032x3024 phone photos, twelve 512x512 stickers, paper
+//   techo-assets bench OUTDIR   four 4032x3024 phone photos (smooth, and again with a real
+//                               phone's grain in grain/), twelve 512x512 stickers, paper
 //                               and four more as phones store HEICs (heic/: grids of 8x6
 //                               HEVC tiles)
 //   techo-assets bench-heic OUTDIR   only those HEICs
@@ -108,11 +109,20 @@ if args[1] == "heic-fixtures" {
     }
 } else if args[1] == "bench" {
     let scenes = Scene.allCases
+    // A real phone photo's grain and detail (Canvas.rgba8(sensorGrain:texture:seed:)).
+    let sensorGrain: Float = 0.015, texture: Float = 0.24
     for i in 0..<4 {
         emit("photos/photo\(i + 1).jpg") {
             let shown = landscape(scenes[i], width: i == 1 ? 3024 : 4032, height: i == 1 ? 4032 : 3024, seed: UInt32(200 + i))
             let stored = i == 1 ? storedForOrientation6(shown) : shown
             return try encodeJPEG(stored, quality: 90, orientation: i == 1 ? 6 : nil, gps: false)
+        }
+        // The same scenes with the grain of a real phone's photo (3.4-3.8 MB at quality 90):
+        // the second bench page, whose pictures compress and decode like real ones.
+        emit("grain/photo\(i + 1).jpg") {
+            let shown = landscape(scenes[i], width: i == 1 ? 3024 : 4032, height: i == 1 ? 4032 : 3024, seed: UInt32(200 + i))
+            let stored = i == 1 ? storedForOrientation6(shown) : shown
+            return try encodeJPEG(stored, quality: 90, orientation: i == 1 ? 6 : nil, gps: false, sensorGrain: sensorGrain, texture: texture)
         }
     }
     for i in 0..<12 {

@@ -182,67 +182,79 @@ func pageBench() {
             try? FileManager.default.removeItem(atPath: work + "/built")
             journals.append(journal)
         }
-
-        // One page.
-        let out = work + "/p01.png"
-        let export = [techo, "export", journals[0], "--page", "p01", "-o", out]
-        print("  page: A5 at 300 dpi (1748x2480), 4 photos 4032x3024, 12 stickers, 6 text blocks, 182 ink strokes")
         // Wall times on a busy machine include waiting for a core; say how busy it is.
         if let load = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8).split(separator: " ").first {
             print("  machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load) before the runs")
         }
-        // What people run, each alternated with rsvg-convert of the same page as SVG.
-        let svg = dir.appendingPathComponent("reference.svg")
-        try Data(try page.svg().utf8).write(to: svg)
-        let rsvgOut = work + "/reference-rsvg.png"
         let hasRSVG = runChild(["rsvg-convert", "--version"]).status == 0
-        let rsvg = hasRSVG ? ["rsvg-convert", "-o", rsvgOut, svg.path] : nil
         if !hasRSVG { print("  rsvg-convert not installed (Debian librsvg2-bin): no comparison") }
-        let manifest = dir.appendingPathComponent("reference-1.json").path
-        let moved = [0.0, 40].map { dir.appendingPathComponent("reference-1-moved-\(Int($0)).json").path }
-        for (k, path) in moved.enumerated() { try Data(page.manifest(pages: 1, nudge: k == 0 ? 0 : 40).utf8).write(to: URL(fileURLWithPath: path)) }
-        let fresh = work + "/fresh.techo", builtOut = work + "/built"
-        func clean(_ paths: String...) { for p in paths { try? FileManager.default.removeItem(atPath: p) } }
-        guard
-            let newBuild = alternated(
-                [techo, "build", manifest, "--journal", fresh, "-o", builtOut], rsvg: rsvg, runs: runs,
-                prepare: { _ in clean(fresh, builtOut) })
-        else { return }
-        report("techo build into a new journal:", newBuild)
-        guard let rebuild = alternated([techo, "build", manifest, "--journal", fresh, "-o", builtOut], rsvg: rsvg, runs: runs) else { return }
-        report("techo build again, manifest unchanged:", rebuild)
-        // Each run moves the sticker to the other place, so every run is a real change.
-        clean(fresh, builtOut)
-        guard runChild([techo, "build", moved[1], "--journal", fresh, "-o", builtOut]).status == 0 else { print("  build failed"); return }
-        var movedRuns: [ChildRun] = [], movedRSVG: [ChildRun] = []
-        for i in 0...runs {
-            let r = runChild([techo, "build", moved[i % 2], "--journal", fresh, "-o", builtOut])
-            guard r.status == 0 else { print("  failed: \(r.stderr)"); return }
-            if i > 0 { movedRuns.append(r) }
-            if let rsvg, i > 0 { movedRSVG.append(runChild(rsvg)) }
+        /// The one-page figures of `page` (files named `name`-…), exporting `journal` (nil: the
+        /// journal the build figures made). False when a command failed (it says why).
+        func onePage(_ page: ReferencePage, name: String, journal: String?) throws -> Bool {
+            let out = work + "/\(name)-p01.png"
+            let export = [techo, "export", journal ?? work + "/\(name)-fresh.techo", "--page", "p01", "-o", out]
+            // What people run, each alternated with rsvg-convert of the same page as SVG.
+            let svg = dir.appendingPathComponent("\(name).svg")
+            try Data(try page.svg().utf8).write(to: svg)
+            let rsvgOut = work + "/\(name)-rsvg.png"
+            let rsvg = hasRSVG ? ["rsvg-convert", "-o", rsvgOut, svg.path] : nil
+            let manifest = dir.appendingPathComponent("\(name)-1.json").path
+            try Data(page.manifest(pages: 1).utf8).write(to: URL(fileURLWithPath: manifest))
+            let moved = [0.0, 40].map { dir.appendingPathComponent("\(name)-1-moved-\(Int($0)).json").path }
+            for (k, path) in moved.enumerated() { try Data(page.manifest(pages: 1, nudge: k == 0 ? 0 : 40).utf8).write(to: URL(fileURLWithPath: path)) }
+            let fresh = work + "/\(name)-fresh.techo", builtOut = work + "/\(name)-built"
+            func clean(_ paths: String...) { for p in paths { try? FileManager.default.removeItem(atPath: p) } }
+            guard
+                let newBuild = alternated(
+                    [techo, "build", manifest, "--journal", fresh, "-o", builtOut], rsvg: rsvg, runs: runs,
+                    prepare: { _ in clean(fresh, builtOut) })
+            else { return false }
+            report("techo build into a new journal:", newBuild)
+            guard let rebuild = alternated([techo, "build", manifest, "--journal", fresh, "-o", builtOut], rsvg: rsvg, runs: runs) else { return false }
+            report("techo build again, manifest unchanged:", rebuild)
+            // Each run moves the sticker to the other place, so every run is a real change.
+            clean(fresh, builtOut)
+            guard runChild([techo, "build", moved[1], "--journal", fresh, "-o", builtOut]).status == 0 else { print("  build failed"); return false }
+            var movedRuns: [ChildRun] = [], movedRSVG: [ChildRun] = []
+            for i in 0...runs {
+                let r = runChild([techo, "build", moved[i % 2], "--journal", fresh, "-o", builtOut])
+                guard r.status == 0 else { print("  failed: \(r.stderr)"); return false }
+                if i > 0 { movedRuns.append(r) }
+                if let rsvg, i > 0 { movedRSVG.append(runChild(rsvg)) }
+            }
+            report("techo build again, one sticker moved:", (movedRuns, movedRSVG))
+            // Each export starts with no output file, so it renders (an unchanged output is kept).
+            guard let exported = alternated(export, rsvg: rsvg, env: ["TECHO_TIMINGS": "1"], runs: runs, prepare: { _ in clean(out) }) else {
+                return false
+            }
+            report("techo export, 1 page:", exported)
+            let single = exported.techo
+            guard let oneCore = alternated(["taskset", "-c", "0"] + export, rsvg: rsvg, runs: runs, prepare: { _ in clean(out) }) else { return false }
+            report("techo export, 1 page on 1 core (taskset):", oneCore)
+            print(
+                String(
+                    format: "  1 page, 2 cores against 1: %.2fx faster (%.3f s against %.3f s)",
+                    median(oneCore.techo.map(\.seconds)) / median(single.map(\.seconds)), median(single.map(\.seconds)),
+                    median(oneCore.techo.map(\.seconds))))
+            if hasRSVG { print("  rsvg-convert output: \(fileSize(rsvgOut)) bytes") }
+            let first = try Data(contentsOf: URL(fileURLWithPath: out))
+            print(String(format: "  output: %d bytes (%.2f MB)", first.count, Double(first.count) / 1e6))
+            let phases = ["render", "decode", "encode", "write"].map { key in median(single.compactMap { timing(key, in: $0.stderr) }) }
+            print(
+                String(
+                    format: "  phases (median): render %.0f ms (decoding %.0f ms on other cores meanwhile), encode %.0f ms, write %.0f ms; process %.0f ms",
+                    phases[0] * 1000, phases[1] * 1000, phases[2] * 1000, phases[3] * 1000, median(single.map(\.seconds)) * 1000))
+            clean(out)
+            _ = runChild(export)
+            let again = try Data(contentsOf: URL(fileURLWithPath: out))
+            print("  deterministic: \(again == first ? "yes, the exports on 1 core and on 2 are byte-identical" : "NO, the exports on 1 core and on 2 differ")")
+            return true
         }
-        report("techo build again, one sticker moved:", (movedRuns, movedRSVG))
-        guard let exported = alternated(export, rsvg: rsvg, env: ["TECHO_TIMINGS": "1"], runs: runs) else { return }
-        report("techo export, 1 page:", exported)
-        let single = exported.techo
-        guard let oneCore = alternated(["taskset", "-c", "0"] + export, rsvg: rsvg, runs: runs) else { return }
-        report("techo export, 1 page on 1 core (taskset):", oneCore)
-        print(
-            String(
-                format: "  1 page, 2 cores against 1: %.2fx faster (%.3f s against %.3f s)",
-                median(oneCore.techo.map(\.seconds)) / median(single.map(\.seconds)), median(single.map(\.seconds)),
-                median(oneCore.techo.map(\.seconds))))
-        if hasRSVG { print("  rsvg-convert output: \(fileSize(rsvgOut)) bytes") }
-        let first = try Data(contentsOf: URL(fileURLWithPath: out))
-        print(String(format: "  output: %d bytes (%.2f MB)", first.count, Double(first.count) / 1e6))
-        let phases = ["render", "decode", "encode", "write"].map { key in median(single.compactMap { timing(key, in: $0.stderr) }) }
-        print(
-            String(
-                format: "  phases (median): render %.0f ms (decoding %.0f ms on other cores meanwhile), encode %.0f ms, write %.0f ms; process %.0f ms",
-                phases[0] * 1000, phases[1] * 1000, phases[2] * 1000, phases[3] * 1000, median(single.map(\.seconds)) * 1000))
-        _ = runChild(export)
-        let again = try Data(contentsOf: URL(fileURLWithPath: out))
-        print("  deterministic: \(again == first ? "yes, the exports on 1 core and on 2 are byte-identical" : "NO, the exports on 1 core and on 2 differ")")
+        print("  page: A5 at 300 dpi (1748x2480), 4 photos 4032x3024, 12 stickers, 6 text blocks, 182 ink strokes")
+        print("  -- smooth photos (0.5-1.2 MB JPEGs), erasers as an SVG mask for rsvg-convert")
+        guard try onePage(page, name: "reference", journal: journals[0]) else { return }
+        print("  -- photos with a real phone's grain (3.4-3.9 MB JPEGs), erasers drawn without a mask for rsvg-convert")
+        guard try onePage(ReferencePage(realGrain: true), name: "grain", journal: nil) else { return }
 
         // Pages on one core against two, and time against page count.
         let ids = (1...20).map { String(format: "p%02d", $0) }
@@ -273,13 +285,21 @@ func pageBench() {
         // What a second core gives on this machine at all: two one-page exports at once against
         // the same two one after the other (a shared or throttled machine caps the line above).
         var pairs: [Double] = [], turns: [Double] = []
+        // Every export here starts without its output file, so it renders (an unchanged output
+        // would be kept).
+        func exportAfresh() -> ChildRun {
+            let out = work + "/reference-p01.png"
+            try? FileManager.default.removeItem(atPath: out)
+            return runChild([techo, "export", journals[0], "--page", "p01", "-o", out])
+        }
         for _ in 0..<3 {
+            for k in 0..<2 { try? FileManager.default.removeItem(atPath: work + "/pair-\(k).png") }
             let t0 = DispatchTime.now().uptimeNanoseconds
             DispatchQueue.concurrentPerform(iterations: 2) { k in
                 _ = runChild([techo, "export", journals[0], "--page", "p01", "-o", work + "/pair-\(k).png"])
             }
             pairs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
-            turns.append(runChild(export).seconds + runChild(export).seconds)
+            turns.append(exportAfresh().seconds + exportAfresh().seconds)
         }
         print(
             String(

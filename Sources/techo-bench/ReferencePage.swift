@@ -71,13 +71,20 @@ struct ReferencePage {
     var texts: [TextBlock] = []
     var strokes: [InkStroke] = []
 
-    init() {
+    /// The page whose photos have a real phone's grain (`grain/`, 3-4 MB JPEGs) and whose SVG
+    /// draws the erasers as strokes of the paper's colour over the ink instead of a mask (as
+    /// fast a form as rsvg-convert has; it also covers whatever lies under the ink there, so
+    /// the two renders differ inside the five eraser strokes).
+    let realGrain: Bool
+
+    init(realGrain: Bool = false) {
+        self.realGrain = realGrain
         var rng = SplitMix64(seed: 20_260_401)
         let spots = [Point(470, 700), Point(1290, 760), Point(470, 1640), Point(1300, 1700)]
         for i in 0..<4 {
             photos.append(
                 Photo(
-                    file: "photos/photo\(i + 1).jpg", natural: i == 1 ? (3024, 4032) : (4032, 3024),
+                    file: (realGrain ? "grain" : "photos") + "/photo\(i + 1).jpg", natural: i == 1 ? (3024, 4032) : (4032, 3024),
                     at: spots[i], rotate: [-6, 4, 3, -5][i]))
         }
         for i in 0..<12 {
@@ -207,14 +214,17 @@ struct ReferencePage {
             "<pattern id=\"kraft\" patternUnits=\"userSpaceOnUse\" width=\"256\" height=\"256\"><image xlink:href=\"paper/kraft.png\" width=\"256\" height=\"256\"/></pattern>\n"
         s +=
             "<pattern id=\"dots\" patternUnits=\"userSpaceOnUse\" x=\"\(num(first(ReferencePage.width) - step / 2))\" y=\"\(num(first(ReferencePage.height) - step / 2))\" width=\"\(num(step))\" height=\"\(num(step))\"><circle cx=\"\(num(step / 2))\" cy=\"\(num(step / 2))\" r=\"\(num(step * 0.04))\" fill=\"\(ReferencePage.paperColor)\"/></pattern>\n"
-        // The erasers clear the ink layer: a luminance mask, white everywhere but their strokes.
-        s +=
-            "<mask id=\"erase\" maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"1748\" height=\"2480\"><rect width=\"1748\" height=\"2480\" fill=\"#fff\"/>\n"
-        for e in strokes where e.tool == "eraser" {
+        // The erasers clear the ink layer: a luminance mask, white everywhere but their strokes
+        // (on the real-grain page, strokes of the paper's colour drawn after the ink instead).
+        if !realGrain {
             s +=
-                "<path d=\"\(svgPathData(Pencil.smoothPath(through: e.points)))\" fill=\"none\" stroke=\"#000\" stroke-width=\"\(num(e.width))\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
+                "<mask id=\"erase\" maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"1748\" height=\"2480\"><rect width=\"1748\" height=\"2480\" fill=\"#fff\"/>\n"
+            for e in strokes where e.tool == "eraser" {
+                s +=
+                    "<path d=\"\(svgPathData(Pencil.smoothPath(through: e.points)))\" fill=\"none\" stroke=\"#000\" stroke-width=\"\(num(e.width))\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
+            }
+            s += "</mask>\n"
         }
-        s += "</mask>\n"
         for (i, p) in photos.enumerated() {
             let (w, h) = p.natural
             s += "<clipPath id=\"pic\(i)\"><rect x=\"\(num(-w / 2))\" y=\"\(num(-h / 2))\" width=\"\(num(w))\" height=\"\(num(h))\"/></clipPath>\n"
@@ -251,7 +261,7 @@ struct ReferencePage {
             }
             s += "</g>\n"
         }
-        s += "<g mask=\"url(#erase)\" stroke-linecap=\"round\" stroke-linejoin=\"round\">\n"
+        s += "<g\(realGrain ? "" : " mask=\"url(#erase)\"") stroke-linecap=\"round\" stroke-linejoin=\"round\">\n"
         for e in strokes where e.tool != "eraser" {
             let stroke = "stroke=\"\(e.color)\" stroke-width=\"\(num(e.width))\""
             let fill = e.fill.map { "fill=\"\($0.prefix(7))\" fill-opacity=\"0.5\"" } ?? "fill=\"none\""
@@ -268,7 +278,14 @@ struct ReferencePage {
                     "<ellipse cx=\"\(num((x0 + x1) / 2))\" cy=\"\(num((y0 + y1) / 2))\" rx=\"\(num((x1 - x0) / 2))\" ry=\"\(num((y1 - y0) / 2))\" \(fill) \(stroke)/>\n"
             }
         }
-        s += "</g>\n</svg>\n"
+        s += "</g>\n"
+        if realGrain {
+            for e in strokes where e.tool == "eraser" {
+                s +=
+                    "<path d=\"\(svgPathData(Pencil.smoothPath(through: e.points)))\" fill=\"none\" stroke=\"\(ReferencePage.background)\" stroke-width=\"\(num(e.width))\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
+            }
+        }
+        s += "</svg>\n"
         return s
     }
 }
