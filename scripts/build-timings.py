@@ -33,6 +33,7 @@ for i in range(runs):
         shutil.rmtree(j, ignore_errors=True)
         r["new + export"].append(run([b, "build", man, "--journal", j, "-o", out]))
         r["again + export"].append(run([b, "build", man, "--journal", j, "-o", out]))
+        shutil.rmtree(out, ignore_errors=True)  # an unchanged output would be kept, not rendered
         r["export"].append(run([b, "export", j, "-o", out]))
 print("load average after the runs:", " ".join(open("/proc/loadavg").read().split()[:3]))
 for k in keys:
