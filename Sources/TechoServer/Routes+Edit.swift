@@ -33,19 +33,24 @@ extension EditorServer {
     /// At most this many events in one gesture.
     static let maxGestureEvents = 100_000
 
+    /// The body's required `events`: gesture events, at most `EditorServer.maxGestureEvents`
+    /// (each problem reported on the body's context).
+    func gestureEvents(_ o: ObjectReader) -> [Gesture] {
+        guard let events = o.required("events") else { return [] }
+        if case .array(let items) = events.value, items.count > EditorServer.maxGestureEvents {
+            events.report("\(items.count) events is over the limit of \(EditorServer.maxGestureEvents)")
+            return []
+        }
+        return events.array()?.compactMap(GestureReplay.event) ?? []
+    }
+
     func gesture(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let (ctx, root) = try body(request)
         var eid: String?
         var gestures: [Gesture] = []
         if let o = root.object() {
             eid = o.required("element")?.string()
-            if let events = o.required("events") {
-                if case .array(let items) = events.value, items.count > EditorServer.maxGestureEvents {
-                    events.report("\(items.count) events is over the limit of \(EditorServer.maxGestureEvents)")
-                } else {
-                    gestures = events.array()?.compactMap(GestureReplay.event) ?? []
-                }
-            }
+            gestures = gestureEvents(o)
             o.finish()
         }
         try ctx.throwIfProblems()

@@ -50,13 +50,7 @@ extension EditorServer {
         let (ctx, root) = try body(request)
         var gestures: [Gesture] = []
         if let o = root.object() {
-            if let events = o.required("events") {
-                if case .array(let items) = events.value, items.count > EditorServer.maxGestureEvents {
-                    events.report("\(items.count) events is over the limit of \(EditorServer.maxGestureEvents)")
-                } else {
-                    gestures = events.array()?.compactMap(GestureReplay.event) ?? []
-                }
-            }
+            gestures = gestureEvents(o)
             o.finish()
         }
         try ctx.throwIfProblems()

@@ -11,23 +11,9 @@
 // Each figure is printed beside its target.
 import Foundation
 
-/// The median; NaN for no values.
-private func heicMedian(_ v: [Double]) -> Double {
-    guard !v.isEmpty else { return .nan }
-    let s = v.sorted()
-    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-}
-
-private func heicSummary(_ runs: [ChildRun]) -> String {
-    let t = runs.map(\.seconds)
-    return String(
-        format: "%.3f s median of %d (min %.3f, max %.3f), CPU %.3f s, peak RSS %.1f MiB",
-        heicMedian(t), runs.count, t.min() ?? 0, t.max() ?? 0, heicMedian(runs.map(\.cpu)), runs.map(\.maxRSS).max() ?? 0)
-}
-
 /// "met" or "NOT met" for a median against a target in seconds.
 private func verdict(_ runs: [ChildRun], target: Double) -> String {
-    let m = heicMedian(runs.map(\.seconds))
+    let m = medianOf(runs.map(\.seconds))
     return String(format: "target <= %.1f s: %@", target, m <= target ? "met" : "NOT met")
 }
 
@@ -81,10 +67,10 @@ func heicBench() {
                     _ = runChild([techo, "init", journal])
                 })
         else { return }
-        print("  techo add photo (import), one photo:      " + heicSummary(added) + "; " + verdict(added, target: 0.6))
+        print("  techo add photo (import), one photo:      " + runSummary(added) + "; " + verdict(added, target: 0.6))
         let both = "\(techo) init \(journal) && \(techo) add photo \(journal) p1 \(photos[0])"
         guard let initAndAdd = measureRuns(["sh", "-c", both], runs: runs, prepare: { _ in clean(journal) }) else { return }
-        print("  techo init + techo add photo, one shell:   " + heicSummary(initAndAdd))
+        print("  techo init + techo add photo, one shell:   " + runSummary(initAndAdd))
 
         // The page of four.
         let manifest = dir.appendingPathComponent("page.json")
@@ -101,9 +87,9 @@ func heicBench() {
                 [techo, "export", pageJournal, "--page", "p01", "-o", out], env: ["TECHO_TIMINGS": "1"], runs: runs,
                 prepare: { _ in clean(out) })
         else { return }
-        print("  techo export, A5 300 dpi, the 4 photos:   " + heicSummary(exported) + "; " + verdict(exported, target: 1.5))
+        print("  techo export, A5 300 dpi, the 4 photos:   " + runSummary(exported) + "; " + verdict(exported, target: 1.5))
         func phase(_ key: String) -> Double {
-            heicMedian(
+            medianOf(
                 exported.compactMap { run -> Double? in
                     guard let line = run.stderr.split(separator: "\n").last(where: { $0.hasPrefix("techo: timings:") }),
                         let r = line.range(of: " \(key) ")

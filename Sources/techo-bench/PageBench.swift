@@ -96,16 +96,19 @@ func measureRuns(_ argv: [String], env: [String: String] = [:], runs: Int, warmu
     return out
 }
 
-private func median(_ v: [Double]) -> Double {
+/// The median; NaN for no values.
+func medianOf(_ v: [Double]) -> Double {
+    guard !v.isEmpty else { return .nan }
     let s = v.sorted()
     return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
 }
 
-private func summary(_ runs: [ChildRun]) -> String {
+/// Median wall time of the runs, min-max, CPU and peak memory, on one line.
+func runSummary(_ runs: [ChildRun]) -> String {
     let t = runs.map(\.seconds)
     return String(
         format: "%.3f s median of %d (min %.3f, max %.3f), CPU %.3f s, peak RSS %.1f MiB",
-        median(t), runs.count, t.min()!, t.max()!, median(runs.map(\.cpu)), runs.map(\.maxRSS).max()!)
+        medianOf(t), runs.count, t.min() ?? 0, t.max() ?? 0, medianOf(runs.map(\.cpu)), runs.map(\.maxRSS).max() ?? 0)
 }
 
 /// The value after `key ` in a TECHO_TIMINGS line ("… decode 0.0912 s, …").
@@ -147,11 +150,11 @@ private func alternated(
 
 /// One line of the alternated table: techo's summary and the ratio to rsvg-convert's median.
 private func report(_ label: String, _ r: (techo: [ChildRun], rsvg: [ChildRun])) {
-    var line = "  " + label.padding(toLength: 44, withPad: " ", startingAt: 0) + summary(r.techo)
+    var line = "  " + label.padding(toLength: 44, withPad: " ", startingAt: 0) + runSummary(r.techo)
     if !r.rsvg.isEmpty {
         line += String(
-            format: "; rsvg-convert %.3f s: %.1fx faster", median(r.rsvg.map(\.seconds)),
-            median(r.rsvg.map(\.seconds)) / median(r.techo.map(\.seconds)))
+            format: "; rsvg-convert %.3f s: %.1fx faster", medianOf(r.rsvg.map(\.seconds)),
+            medianOf(r.rsvg.map(\.seconds)) / medianOf(r.techo.map(\.seconds)))
     }
     print(line)
 }
@@ -234,16 +237,16 @@ func pageBench() {
             print(
                 String(
                     format: "  1 page, 2 cores against 1: %.2fx faster (%.3f s against %.3f s)",
-                    median(oneCore.techo.map(\.seconds)) / median(single.map(\.seconds)), median(single.map(\.seconds)),
-                    median(oneCore.techo.map(\.seconds))))
+                    medianOf(oneCore.techo.map(\.seconds)) / medianOf(single.map(\.seconds)), medianOf(single.map(\.seconds)),
+                    medianOf(oneCore.techo.map(\.seconds))))
             if hasRSVG { print("  rsvg-convert output: \(fileSize(rsvgOut)) bytes") }
             let first = try Data(contentsOf: URL(fileURLWithPath: out))
             print(String(format: "  output: %d bytes (%.2f MB)", first.count, Double(first.count) / 1e6))
-            let phases = ["render", "decode", "encode", "write"].map { key in median(single.compactMap { timing(key, in: $0.stderr) }) }
+            let phases = ["render", "decode", "encode", "write"].map { key in medianOf(single.compactMap { timing(key, in: $0.stderr) }) }
             print(
                 String(
                     format: "  phases (median): render %.0f ms (decoding %.0f ms on other cores meanwhile), encode %.0f ms, write %.0f ms; process %.0f ms",
-                    phases[0] * 1000, phases[1] * 1000, phases[2] * 1000, phases[3] * 1000, median(single.map(\.seconds)) * 1000))
+                    phases[0] * 1000, phases[1] * 1000, phases[2] * 1000, phases[3] * 1000, medianOf(single.map(\.seconds)) * 1000))
             clean(out)
             _ = runChild(export)
             let again = try Data(contentsOf: URL(fileURLWithPath: out))
@@ -267,8 +270,8 @@ func pageBench() {
         var byCount: [(Int, Double)] = []
         for n in [5, 10, 20] {
             guard let r = measureRuns(pagesArgs(n), runs: multiRuns, prepare: noPages(n)) else { return }
-            print(String(format: "  %2d pages, 2 cores: ", n) + summary(r) + String(format: ", %.3f s a page", median(r.map(\.seconds)) / Double(n)))
-            byCount.append((n, median(r.map(\.seconds))))
+            print(String(format: "  %2d pages, 2 cores: ", n) + runSummary(r) + String(format: ", %.3f s a page", medianOf(r.map(\.seconds)) / Double(n)))
+            byCount.append((n, medianOf(r.map(\.seconds))))
         }
         // Linear growth: a least-squares line t = a + b·n through the three counts, and how far
         // the points are from it.
@@ -279,8 +282,8 @@ func pageBench() {
         let worst = zip(ns, ts).map { abs($0.1 - (start + slope * $0.0)) / $0.1 }.max()!
         print(String(format: "  linearity: t = %.3f s + %.3f s x pages; the counts lie within %.1f%% of that line", start, slope, worst * 100))
         if let one = measureRuns(["taskset", "-c", "0"] + pagesArgs(20), runs: multiRuns, prepare: noPages(20)) {
-            print("  20 pages, 1 core:  " + summary(one))
-            print(String(format: "  2 cores against 1: %.2fx faster", median(one.map(\.seconds)) / byCount[2].1))
+            print("  20 pages, 1 core:  " + runSummary(one))
+            print(String(format: "  2 cores against 1: %.2fx faster", medianOf(one.map(\.seconds)) / byCount[2].1))
         }
         // What a second core gives on this machine at all: two one-page exports at once against
         // the same two one after the other (a shared or throttled machine caps the line above).
@@ -304,7 +307,7 @@ func pageBench() {
         print(
             String(
                 format: "  machine check: two 1-page exports at once %.3f s, one after the other %.3f s: %.2fx from the second core",
-                median(pairs), median(turns), median(turns) / median(pairs)))
+                medianOf(pairs), medianOf(turns), medianOf(turns) / medianOf(pairs)))
 
     } catch {
         print("  page bench failed: \(error)")
