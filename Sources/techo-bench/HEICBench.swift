@@ -33,12 +33,7 @@ private func heicPageManifest() -> String {
 }
 
 func heicBench() {
-    let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    let techo = bin.appendingPathComponent("techo").path, assets = bin.appendingPathComponent("techo-assets").path
-    guard FileManager.default.isExecutableFile(atPath: techo), FileManager.default.isExecutableFile(atPath: assets) else {
-        print("  needs techo and techo-assets beside techo-bench (make bench builds them)")
-        return
-    }
+    guard let (techo, assets) = benchTools() else { return }
     let root = URL(fileURLWithPath: "bench-out", relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
     let dir = root.appendingPathComponent("heic"), work = dir.path
     let runs = Int(ProcessInfo.processInfo.environment["TECHO_BENCH_RUNS"] ?? "") ?? 7

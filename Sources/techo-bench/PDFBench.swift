@@ -5,12 +5,7 @@
 import Foundation
 
 func pdfBench() {
-    let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    let techo = bin.appendingPathComponent("techo").path, assets = bin.appendingPathComponent("techo-assets").path
-    guard FileManager.default.isExecutableFile(atPath: techo), FileManager.default.isExecutableFile(atPath: assets) else {
-        print("  needs techo and techo-assets beside techo-bench (make bench builds them)")
-        return
-    }
+    guard let (techo, assets) = benchTools() else { return }
     let fm = FileManager.default
     let work = URL(fileURLWithPath: "bench-out/pdf", relativeTo: URL(fileURLWithPath: fm.currentDirectoryPath)).standardizedFileURL.path
     let runs = Int(ProcessInfo.processInfo.environment["TECHO_BENCH_RUNS"] ?? "") ?? 5

@@ -159,13 +159,20 @@ private func report(_ label: String, _ r: (techo: [ChildRun], rsvg: [ChildRun]))
     print(line)
 }
 
-func pageBench() {
+/// techo and techo-assets, beside techo-bench (where `make bench` builds them); nil, after saying
+/// so, when either is missing.
+func benchTools() -> (techo: String, assets: String)? {
     let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     let techo = bin.appendingPathComponent("techo").path, assets = bin.appendingPathComponent("techo-assets").path
     guard FileManager.default.isExecutableFile(atPath: techo), FileManager.default.isExecutableFile(atPath: assets) else {
         print("  needs techo and techo-assets beside techo-bench (make bench builds them)")
-        return
+        return nil
     }
+    return (techo, assets)
+}
+
+func pageBench() {
+    guard let (techo, assets) = benchTools() else { return }
     let dir = URL(fileURLWithPath: "bench-out/page", relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
     let work = dir.path
     let runs = Int(ProcessInfo.processInfo.environment["TECHO_BENCH_RUNS"] ?? "") ?? 7
