@@ -315,6 +315,7 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
         case ("GET", 3, "elements") where rest[2] == "render": return try renderElement(id, rest[1], request)
         case ("GET", 1, "strokes"): return try strokeList(id)
         case ("POST", 2, "strokes") where rest[1] == "erase": return try eraseStrokes(id, request)
+        case ("POST", 2, "strokes") where rest[1] == "hit": return try hitStrokes(id, request)
         case ("PATCH", 2, "strokes"): return try setStroke(id, rest[1], request)
         case ("DELETE", 2, "strokes"): return try removeStroke(id, rest[1])
         case ("POST", 3, "strokes") where rest[2] == "gesture": return try strokeGesture(id, rest[1], request)

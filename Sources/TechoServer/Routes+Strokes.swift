@@ -3,6 +3,7 @@
 // (the stroke eraser's drag). Each goes through `PageEdits`, as `techo set`, `gesture` and `rm`
 // do, and names its history step as they do.
 import TechoEditing
+import TechoGeometry
 import TechoModel
 import TechoRender
 
@@ -90,5 +91,41 @@ extension EditorServer {
             }
             try PageEdits.removeItems(ids, from: &p)
         }
+    }
+
+    /// At most this many points in one hit query (a stroke eraser's drag between two answers).
+    static let maxHitPoints = 2_000
+    /// The widest reach of a hit query, in page pixels.
+    static let maxHitRadius = 1_000.0
+
+    /// `POST /api/pages/ID/strokes/hit`: `{"points": [[x, y], …], "radius": R}` → the ids of the
+    /// strokes within R page pixels of that point or polyline, topmost first, with their layers
+    /// (`PageRenderer.strokesHit`). Reads only; changes nothing.
+    func hitStrokes(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let (ctx, root) = try body(request)
+        var points: [Point] = []
+        var radius = 0.0
+        if let o = root.object() {
+            if let n = o.required("points") {
+                if case .array(let items) = n.value, items.count > Self.maxHitPoints {
+                    n.report("\(items.count) points is over the limit of \(Self.maxHitPoints)")
+                } else if let items = n.array() {
+                    if items.isEmpty { n.report("expected at least one point [x, y]") }
+                    points = items.compactMap { $0.point().map { Point($0.0, $0.1) } }
+                }
+            }
+            if let n = o.optional("radius") { radius = n.number(in: 0...Self.maxHitRadius) ?? 0 }
+            o.finish()
+        }
+        try ctx.throwIfProblems()
+        let s = try snapshot()
+        let p = try page(id, in: s)
+        let hits = try renderer.strokesHit(on: p, points: points, radius: radius)
+        return .json(
+            200,
+            [
+                "revision": .number(Double(s.revision)),
+                "hits": .array(hits.map { .object(["id": .string($0.id), "layer": .string($0.layer)]) }),
+            ])
     }
 }
