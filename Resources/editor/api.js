@@ -123,6 +123,13 @@ export class Api {
   exportPageUrl(id, scale = 1) { return this.url(`/api/export/pages/${enc(id)}.png`, { scale: fmt(scale) }); }
   exportJournalUrl() { return this.url('/api/export/journal.pdf'); }
 
+  /** The page's PNG as `techo export` writes it, and the file name the server gives it. */
+  async exportPage(id) {
+    const res = await this.request('GET', `/api/export/pages/${enc(id)}.png`, { query: { scale: '1' } });
+    const named = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') || '');
+    return { blob: await res.blob(), name: named ? named[1] : `${id}.png` };
+  }
+
   /** Calls `onRevision(n)` for every revision the server announces; EventSource reconnects by itself. */
   watch(onRevision) {
     const source = new EventSource(this.url('/api/events'));

@@ -246,5 +246,37 @@ extension Engine {
                 #expect(try j.historySteps("gesture tomato") == 1, "\(engine): one history step")
             }
         }
+
+        // Share: no engine here has a share sheet for files (Web Share is Safari's on iPadOS and
+        // iOS, and Chrome's on Android, Windows and macOS), so the button gives the page's PNG
+        // as a download. The page's download request is caught (the file is the browser's to save).
+        EngineJourneysTests.journey("share falls back to a download", tab) { j, g in
+            try g.settled()
+            let canShareFiles = try tab.evaluate(
+                "typeof navigator.share === 'function' && typeof navigator.canShare === 'function' "
+                    + "&& navigator.canShare({files: [new File([''], 'x.png', {type: 'image/png'})]})") as? Bool
+            #expect(canShareFiles == false, "\(engine): a share sheet for files; this journey tests the fallback")
+            try tab.evaluate(
+                "(() => { window.__downloads = []; document.addEventListener('click', (e) => { const a = e.target.closest && e.target.closest('a[download]'); "
+                    + "if (a) { e.preventDefault(); __downloads.push({href: a.href, name: a.download}); } }, true); return 1; })()")
+            try tab.click("[data-techo-action=share]")
+            try tab.waitFor("document.querySelector('[data-techo-action=share]').dataset.techoShared", what: "the share to finish")
+            #expect(try tab.evaluate("document.querySelector('[data-techo-action=share]').dataset.techoShared") as? String == "downloaded")
+            // The file handed over is the page's PNG as `techo export` names and draws it.
+            let got = try #require(
+                try tab.evaluate(
+                    "(async () => { const d = __downloads[0]; if (!d) return null; const b = new Uint8Array(await (await fetch(d.href)).arrayBuffer()); "
+                        + "const v = new DataView(b.buffer); return {name: d.name, n: __downloads.length, sig: Array.from(b.slice(0, 8)), "
+                        + "w: v.getUint32(16), h: v.getUint32(20), bytes: b.length}; })()") as? [String: Any],
+                "\(engine): no download was started")
+            #expect(got["name"] as? String == "01-p1.png", "\(engine): named \(got["name"] ?? "nil")")
+            #expect(got["n"] as? Int == 1, "\(engine): one download")
+            #expect((got["sig"] as? [NSNumber])?.map(\.intValue) == [137, 80, 78, 71, 13, 10, 26, 10], "\(engine): a PNG")
+            #expect(number(got["w"]) == 600 && number(got["h"]) == 800, "\(engine): \(got["w"] ?? 0)x\(got["h"] ?? 0), not the page's 600x800")
+            let exported = j.folder.appendingPathComponent("share-check")
+            try Techo.run(["export", j.journal.path, "-o", exported.path, "--page", "p1"], in: j.folder)
+            let file = try FileManager.default.contentsOfDirectory(atPath: exported.path).filter { $0.hasSuffix(".png") }
+            #expect(file == ["01-p1.png"], "\(engine): techo export wrote \(file)")
+        }
     }
 }
