@@ -33,6 +33,8 @@ let package = Package(
         // HarfBuzz's subsetter, which makes each text font of the vector PDF small before cairo embeds it.
         .systemLibrary(name: "CHarfBuzzSubset", pkgConfig: "harfbuzz-subset", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CLibMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // The QR code `techo serve --lan` prints, for a tablet or phone to open the editor with.
+        .systemLibrary(name: "CLibQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         // Every library above is opened on first use, not at start-up (docs/decisions/startup.md): CTechoLazy
         // defines each function techo calls with the library's own prototype. The targets above give the
@@ -41,7 +43,7 @@ let package = Package(
             name: "CTechoLazy",
             dependencies: [
                 "CRsvg", "CCairo", "CHarfBuzzSubset", "CLibHeif", "CLibWebP", "CLibMicroHTTPD", "CFreeType", "CHarfBuzz", "CFontconfig", "CLibCrypto",
-                "CLibPNG", "CLibJPEG", "CLibDeflate",
+                "CLibPNG", "CLibJPEG", "CLibDeflate", "CLibQREncode",
             ], exclude: ["symbols"]),
         // The only C we write: whole libpng / libjpeg sessions, so setjmp/longjmp never crosses Swift.
         .target(name: "CTechoShims", dependencies: ["CLibPNG", "CLibJPEG", "CTechoLazy"]),
@@ -80,7 +82,7 @@ let package = Package(
         .target(
             name: "TechoServer",
             dependencies: [
-                "CLibMicroHTTPD", "CTechoLazy", "TechoEditing", "TechoExport", "TechoModel", "TechoRender", "TechoCodecs", "TechoGeometry",
+                "CLibMicroHTTPD", "CLibQREncode", "CTechoLazy", "TechoEditing", "TechoExport", "TechoModel", "TechoRender", "TechoCodecs", "TechoGeometry",
                 "TechoText", "TechoResources",
             ]),
         // The executable wires `serve` (the server) into the CLI.

@@ -42,6 +42,7 @@ LIBRARIES = [
     ("png", "libpng16.so.16", "libpng", ["png.h"]),
     ("jpeg", "libjpeg.so.62", "libjpeg", ["stdio.h", "jpeglib.h"]),
     ("deflate", "libdeflate.so.0", "libdeflate", ["libdeflate.h"]),
+    ("qrencode", "libqrencode.so.4", "libqrencode", ["qrencode.h"]),
 ]
 
 # Variadic functions cannot be forwarded by a generated trampoline; lazy_variadic.c writes these.

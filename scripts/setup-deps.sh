@@ -12,6 +12,9 @@ need=(
     "libdeflate-dev:/usr/include/libdeflate.h"
     "libssl-dev:/usr/include/openssl/evp.h"
     "libmicrohttpd-dev:/usr/include/microhttpd.h"
+    # The QR code of the editor's URL that `techo serve --lan` prints, and the tool its test reads it back with.
+    "libqrencode-dev:/usr/include/qrencode.h"
+    "zbar-tools:/usr/bin/zbarimg"
     "libfreetype-dev:/usr/include/freetype2/ft2build.h"
     "libharfbuzz-dev:/usr/include/harfbuzz/hb-ft.h"
     "libfontconfig-dev:/usr/include/fontconfig/fontconfig.h"

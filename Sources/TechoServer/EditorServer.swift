@@ -12,8 +12,11 @@ import TechoRender
 
 /// How a server listens.
 public struct ServerOptions: Sendable {
-    /// The address to listen on. Default `127.0.0.1`.
+    /// The address to listen on. Default `127.0.0.1`. Not read when `lan` is set.
     public var host = "127.0.0.1"
+    /// Listen on every address of the machine, for a tablet or phone on the same network
+    /// (`techo serve --lan`): the URLs are those of `NetworkAddresses.lan()`. Default false.
+    public var lan = false
     /// The port; 0 takes any free one. Default 7373.
     public var port: UInt16 = 7373
     /// The editor page's folder on disk; nil serves the copy built into techo. Default:
@@ -46,6 +49,12 @@ public struct ServerOptions: Sendable {
 
     /// What `techo serve` warns of before it serves: an address other machines can reach.
     public var warnings: [String] {
+        if lan {
+            return [
+                "listening on every network address of this machine in plain HTTP, unencrypted: anyone on the network who sees "
+                    + "the URL (or the QR code) can read and change this journal; use it on a network you trust"
+            ]
+        }
         guard ServerOptions.reachesOtherMachines(host) else { return [] }
         return [
             "listening on \(host), which other machines can reach: the token and the journal travel in plain HTTP, unencrypted, "
@@ -110,14 +119,35 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
         fonts = FontFamilies.installed()
         watcher = JournalWatcher(folder: store.url, interval: options.watchInterval)
         do {
-            daemon = try HTTPDaemon(host: options.host, port: options.port, limits: options.limits, handler: self)
+            if options.lan {
+                // Both families on one socket where the machine has IPv6, else every IPv4 address.
+                do {
+                    daemon = try HTTPDaemon(host: "::", port: options.port, limits: options.limits, dualStack: true, handler: self)
+                } catch {
+                    daemon = try HTTPDaemon(host: "0.0.0.0", port: options.port, limits: options.limits, handler: self)
+                }
+            } else {
+                daemon = try HTTPDaemon(host: options.host, port: options.port, limits: options.limits, handler: self)
+            }
         } catch {
             watcher.stop()
             renderQueue.stop()
             throw error
         }
-        let shown = options.host.contains(":") ? "[\(options.host)]" : options.host
+        lanAddresses = options.lan ? NetworkAddresses.lan() : []
+        let shown = NetworkAddresses.urlHost(options.host)
         allowedHosts = Set(["\(shown):\(port)", "localhost:\(port)", "127.0.0.1:\(port)", "[::1]:\(port)"])
+        for a in lanAddresses { allowedHosts.insert("\(NetworkAddresses.urlHost(a).lowercased()):\(port)") }
+    }
+
+    /// With `lan`, the machine's network addresses when the server started (the URLs' hosts).
+    public private(set) var lanAddresses: [String] = []
+
+    /// Every URL the editor may be opened at, with the token: with `lan`, one per network
+    /// address (`url` is the first); else `url` alone.
+    public var urls: [String] {
+        guard options.lan, !lanAddresses.isEmpty else { return [url] }
+        return lanAddresses.map { "http://\(NetworkAddresses.urlHost($0)):\(port)/?token=\(options.token)" }
     }
 
     /// Whether the editor's page is served (false: the API only).
@@ -128,8 +158,8 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
 
     /// The URL to open, with the token.
     public var url: String {
-        let shown = options.host.contains(":") ? "[\(options.host)]" : options.host
-        return "http://\(shown):\(port)/?token=\(options.token)"
+        let host = options.lan ? (lanAddresses.first ?? "127.0.0.1") : options.host
+        return "http://\(NetworkAddresses.urlHost(host)):\(port)/?token=\(options.token)"
     }
 
     /// Stops accepting connections, ends the event streams, lets requests in flight finish (up

@@ -13,12 +13,15 @@ import TechoServer
 
 enum ServeCommand: TechoCommand {
     static let names = ["serve"]
-    static let usage = "serve JOURNAL [--port N] [--host ADDR] [--editor-dir DIR]"
+    static let usage = "serve JOURNAL [--port N] [--host ADDR | --lan] [--editor-dir DIR]"
     static let summary = "open the journal in the live editor (a local web page); prints its URL"
     static let discussion = """
         The first line on stdout is the editor's URL with a secret token; open it in a browser.
         Every request must carry the token (the page sends it with each request). Log lines go to
         stderr. Any --host but a loopback address is warned of: the editor speaks plain HTTP.
+        --lan listens on every address of this machine, for a tablet or phone on the same network:
+        the first line is then the URL at this machine's first network address; stderr lists the
+        others and draws the first as a QR code (coloured black on white on a terminal).
         Changes go through the same history as the CLI, so 'techo undo' undoes the browser's steps,
         and changes made with techo commands while the editor is open show up in it within 2 s.
         SIGINT (Ctrl+C) or SIGTERM finishes the requests in flight and exits 0.
@@ -28,6 +31,7 @@ enum ServeCommand: TechoCommand {
     static let options = [
         OptionSpec("port", value: "N", help: "port to listen on (default 7373; 0 takes any free port)"),
         OptionSpec("host", value: "ADDR", help: "address to listen on (default 127.0.0.1; an IPv4 or IPv6 address, or localhost)"),
+        OptionSpec("lan", help: "listen on every network address, for a tablet or phone; prints a QR code of the URL"),
         OptionSpec("editor-dir", value: "DIR", help: "serve the editor's files from this folder"),
     ]
 
@@ -49,6 +53,10 @@ enum ServeCommand: TechoCommand {
             guard inet_pton(AF_INET, options.host, &v4) == 1 || inet_pton(AF_INET6, options.host, &v6) == 1 else {
                 throw UsageError("--host (argument \(h.index)): expected an IPv4 or IPv6 address such as 127.0.0.1, got '\(h.text)'")
             }
+        }
+        if args.has("lan") {
+            if let h = args.value("host") { throw UsageError("--host (argument \(h.index)) and --lan: choose one (--lan listens on every address)") }
+            options.lan = true
         }
         if let d = args.value("editor-dir") {
             let folder = URL(fileURLWithPath: io.resolve(d.text))
@@ -84,6 +92,7 @@ enum ServeCommand: TechoCommand {
         }
         io.out("\(server.url)\n")
         for warning in options.warnings { io.err("techo serve: warning: \(warning)\n") }
+        if options.lan { printLAN(server, io: io) }
         if !server.servesEditor {
             io.err("techo serve: warning: the editor's files were not found (see 'techo serve --help'); serving the API only\n")
         }
@@ -93,5 +102,20 @@ enum ServeCommand: TechoCommand {
         io.err("techo serve: stopping: finishing the requests in flight\n")
         server.stop()
         io.err("techo serve: stopped\n")
+    }
+
+    /// The other URLs, and the first as a QR code, for `--lan`.
+    static func printLAN(_ server: EditorServer, io: CommandIO) {
+        guard !server.lanAddresses.isEmpty else {
+            io.err("techo serve: warning: this machine has no network address other than loopback; the editor is at \(server.url)\n")
+            return
+        }
+        for other in server.urls.dropFirst() { io.err("techo serve: also at \(other)\n") }
+        do {
+            let lines = try TerminalQR.lines(server.url, ansi: io.stderrIsTerminal)
+            io.err("techo serve: open this on a tablet or phone on the same network (scan it):\n" + lines.joined(separator: "\n") + "\n")
+        } catch {
+            io.err("techo serve: warning: no QR code (\(error)); open the URL above by hand\n")
+        }
     }
 }

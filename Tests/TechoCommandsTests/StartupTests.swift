@@ -12,7 +12,7 @@ import Testing
         "librsvg-2.so", "libcairo.so", "libgobject-2.0.so", "libglib-2.0.so", "libheif.so", "libwebp.so", "libwebpdemux.so",
         "libmicrohttpd.so", "libfreetype.so", "libharfbuzz.so", "libharfbuzz-subset.so", "libfontconfig.so", "libcrypto.so", "libpng16.so", "libjpeg.so",
         "libdeflate.so", "libgnutls.so", "libX11.so", "libx265.so", "libde265.so", "libdav1d.so", "libaom.so", "libxml2.so",
-        "libpango-1.0.so",
+        "libpango-1.0.so", "libqrencode.so",
     ]
 
     /// The shared objects the loader initialised during a run, from its LD_DEBUG=libs log.

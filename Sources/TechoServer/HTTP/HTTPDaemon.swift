@@ -71,12 +71,13 @@ public final class HTTPDaemon: @unchecked Sendable {
     /// Body bytes reserved by the requests being received or answered.
     private var bodyBytesReserved = 0
 
-    /// Starts listening on `host` (an IPv4 or IPv6 literal) and `port` (0: any free port).
-    public init(host: String, port: UInt16, limits: Limits = Limits(), handler: HTTPHandler) throws {
+    /// Starts listening on `host` (an IPv4 or IPv6 literal) and `port` (0: any free port); with
+    /// `dualStack`, an IPv6 `host` (`::`) takes IPv4 connections too.
+    public init(host: String, port: UInt16, limits: Limits = Limits(), dualStack: Bool = false, handler: HTTPHandler) throws {
         self.handler = handler
         self.limits = limits
         if let why = LazyLibraries.missing([TECHO_LAZY_MICROHTTPD]) { throw ServerStartError(description: why) }
-        let listener = try HTTPDaemon.listen(host: host, port: port)
+        let listener = try HTTPDaemon.listen(host: host, port: port, dualStack: dualStack)
         let flags = UInt32(
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
                 | MHD_USE_ITC.rawValue | MHD_USE_POLL.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue)
@@ -106,7 +107,7 @@ public final class HTTPDaemon: @unchecked Sendable {
     }
 
     /// A listening socket on `host` and `port`, and the port it got.
-    static func listen(host: String, port: UInt16) throws -> (fd: Int32, port: UInt16) {
+    static func listen(host: String, port: UInt16, dualStack: Bool = false) throws -> (fd: Int32, port: UInt16) {
         var v4 = sockaddr_in(), v6 = sockaddr_in6()
         let family: Int32
         if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
@@ -126,7 +127,10 @@ public final class HTTPDaemon: @unchecked Sendable {
         guard fd >= 0 else { throw cannot }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        if family == AF_INET6 { setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size)) }
+        if family == AF_INET6 {
+            var only: Int32 = dualStack ? 0 : 1
+            setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &only, socklen_t(MemoryLayout<Int32>.size))
+        }
         let bound: Int32
         if family == AF_INET {
             bound = withUnsafePointer(to: &v4) {
