@@ -14,8 +14,8 @@ import PackagePlugin
 @main
 struct EmbedResources: BuildToolPlugin {
     /// The folders of Resources/ built into techo. This list is the one place that decides: a
-    /// folder added here (a sticker pack folder, say) is embedded whole by the next build.
-    static let folders = ["editor", "templates"]
+    /// folder added here is embedded whole by the next build.
+    static let folders = ["editor", "templates", "stickers"]
 
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         // (Target.directoryURL needs tools version 6.1; the target lives in the usual place.)

@@ -3,7 +3,7 @@
 let allCommands: [TechoCommand.Type] = [
     InitCommand.self,
     PageAddCommand.self, PageListCommand.self, PageRemoveCommand.self, PageMoveCommand.self,
-    AddImageCommand.self, AddPhotoCommand.self, AddTextCommand.self, AddWashiCommand.self,
+    AddImageCommand.self, AddPhotoCommand.self, AddStickerCommand.self, AddTextCommand.self, AddWashiCommand.self,
     DrawCommand.self,
     GestureCommand.self,
     SetCommand.self, RemoveCommand.self, RaiseCommand.self, LowerCommand.self,
@@ -12,4 +12,5 @@ let allCommands: [TechoCommand.Type] = [
     ShowCommand.self,
     ExportCommand.self, BuildCommand.self,
     CheckCommand.self, GCCommand.self, FontsCommand.self,
+    StickersListCommand.self, StickersAddCommand.self, StickersRemoveCommand.self,
 ]

@@ -142,43 +142,48 @@ enum AddPicture {
             let image = try ImageContent(
                 asset: asset, naturalWidth: natural.0, naturalHeight: natural.1,
                 outline: PlacementOptions.outline(args.arg("outline"), dpi: page.dpi))
-            var content = Element.Content.image(image)
-            var shown = natural
-            if photo {
-                var p = PhotoContent(image: image)
-                var patch = ElementPatch()
-                try PhotoAdjustments.patch(args, dpi: page.dpi, into: &patch)
-                if args.has("shadow") { patch.shadow = true }
-                if let c = args.arg("crop") {
-                    let v = try c.numbers(count: 4, in: 0...1e6)
-                    p.crop = Rect(x: v[0], y: v[1], width: v[2], height: v[3])
-                    shown = (v[2], v[3])
-                }
-                do throws(EditError) { try patch.apply(to: &p) } catch { throw optionRefusal(error) }
-                content = .photo(p)
-            } else {
-                for o in ["frame", "radius", "shadow", "crop"] where args.has(o) {
-                    throw UsageError("add image: --\(o) is a photo option; use 'techo add photo'")
-                }
-            }
-            var placement: Placement?
-            var clip: SlotFrame?
-            if let slot = try PlacementOptions.slot(args, page: page, kind: photo ? .photo : .image) {
-                let fit = Slot.Fit(rawValue: try args.arg("fit")?.choice(["cover", "contain"]) ?? "cover")!
-                var p = try slot.placement(width: shown.0, height: shown.1, fit: fit)
-                if fit == .cover { clip = slot.frame }
-                if let f = args.arg("flip") {
-                    let axes = try f.choice(["h", "v", "hv", "vh"])
-                    for ch in axes { try p.apply(.flip(ch == "h" ? .h : .v)) }
-                }
-                placement = p
-            } else {
-                placement = try PlacementOptions.placement(args, page: page, natural: shown)
-            }
-            let new = NewElement(id: args.arg("id")?.text, content: content, placement: placement, opacity: try PlacementOptions.opacity(args), clip: clip)
-            return try PlacementOptions.add(new, to: &page, store: store)
+            return try PlacementOptions.add(element(args, image: image, page: page, photo: photo), to: &page, store: store)
         }
         io.out("\(id)\n")
+    }
+
+    /// The new element `add image|photo|sticker` makes of `image` on `page`, from the options.
+    static func element(_ args: ParsedArguments, image: ImageContent, page: Page, photo: Bool, command: String = "add image") throws -> NewElement {
+        let natural = (image.naturalWidth, image.naturalHeight)
+        var content = Element.Content.image(image)
+        var shown = natural
+        if photo {
+            var p = PhotoContent(image: image)
+            var patch = ElementPatch()
+            try PhotoAdjustments.patch(args, dpi: page.dpi, into: &patch)
+            if args.has("shadow") { patch.shadow = true }
+            if let c = args.arg("crop") {
+                let v = try c.numbers(count: 4, in: 0...1e6)
+                p.crop = Rect(x: v[0], y: v[1], width: v[2], height: v[3])
+                shown = (v[2], v[3])
+            }
+            do throws(EditError) { try patch.apply(to: &p) } catch { throw optionRefusal(error) }
+            content = .photo(p)
+        } else {
+            for o in ["frame", "radius", "shadow", "crop"] where args.has(o) {
+                throw UsageError("\(command): --\(o) is a photo option; use 'techo add photo'")
+            }
+        }
+        var placement: Placement?
+        var clip: SlotFrame?
+        if let slot = try PlacementOptions.slot(args, page: page, kind: photo ? .photo : .image) {
+            let fit = Slot.Fit(rawValue: try args.arg("fit")?.choice(["cover", "contain"]) ?? "cover")!
+            var p = try slot.placement(width: shown.0, height: shown.1, fit: fit)
+            if fit == .cover { clip = slot.frame }
+            if let f = args.arg("flip") {
+                let axes = try f.choice(["h", "v", "hv", "vh"])
+                for ch in axes { try p.apply(.flip(ch == "h" ? .h : .v)) }
+            }
+            placement = p
+        } else {
+            placement = try PlacementOptions.placement(args, page: page, natural: shown)
+        }
+        return NewElement(id: args.arg("id")?.text, content: content, placement: placement, opacity: try PlacementOptions.opacity(args), clip: clip)
     }
 }
 

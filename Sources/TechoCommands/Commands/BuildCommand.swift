@@ -74,6 +74,10 @@ enum BuildCommand: TechoCommand {
             })
         var environment = env
         environment.fontFileExtension = { url, bytes in try FontFileProbe.check(bytes, name: url.path) }
+        environment.sticker = { name in
+            let p = try StickerPacks.prepare(try StickerRef(parsing: name, what: "sticker"))
+            return (p.asset, p.naturalWidth, p.naturalHeight)
+        }
         var build = try Manifest.decode(fileAt: manifestURL, environment: environment)
         let oldPages = try existing?.read().pages
         for (i, page) in build.pages.enumerated() {

@@ -110,7 +110,13 @@ extension Element {
             if let sources = env.sources {
                 o.accept("asset", "naturalSize")
                 if o.has("asset") { o.optional("asset")?.report("a manifest names files with \"src\", not \"asset\"") }
-                if let src = o.required("src"), let s = src.string(), let r = sources.image(s, at: src) {
+                if kind == .image, o.has("sticker") {
+                    // A sticker from a pack, named PACK/NAME as `techo add sticker` names it.
+                    if o.has("src") { o.optional("src")?.report("give \"src\" or \"sticker\", not both") }
+                    if let sn = o.optional("sticker"), let s = sn.string(), let r = sources.sticker(s, at: sn) {
+                        asset = r.asset; natural = r.size
+                    }
+                } else if let src = o.required("src"), let s = src.string(), let r = sources.image(s, at: src) {
                     asset = r.asset; natural = r.size
                 }
             } else {

@@ -20,6 +20,9 @@ public struct ManifestEnvironment {
     /// (`ttf`, `otf`, `ttc`); the text engine supplies it. Default nil: a manifest may name no
     /// font file.
     public var fontFileExtension: ((URL, [UInt8]) throws -> String)?
+    /// Finds a sticker by its `PACK/NAME` (an image's `"sticker"`): its bytes ready to import
+    /// and its natural size. Default nil: a manifest may name no sticker.
+    public var sticker: ((String) throws -> (asset: AssetImport, width: Double, height: Double))?
     /// Limits. Default `.default`.
     public var limits: ModelLimits
     /// Largest source file a manifest may name, bytes. Default 256 MiB.
@@ -60,6 +63,8 @@ public struct ManifestBuild {
     public var sources: [String: SourceRecord] = [:]
     /// Assets the source index vouched for: in the journal already, their files not read.
     public var known: Set<AssetRef> = []
+    /// Stickers from packs the pages use, with their bytes. Default empty.
+    public var stickers: [AssetImport] = []
 
     public init(journal: Journal, pages: [Page], assets: [AssetRef: URL]) {
         self.journal = journal; self.pages = pages; self.assets = assets
@@ -67,7 +72,7 @@ public struct ManifestBuild {
 
     /// The assets to import, each from its file, trusted by fingerprint (not hashed again).
     public var imports: [AssetImport] {
-        assets.map { AssetImport(ref: $0.key, source: .file($0.value, fingerprints[$0.key])) }
+        assets.map { AssetImport(ref: $0.key, source: .file($0.value, fingerprints[$0.key])) } + stickers.filter { assets[$0.ref] == nil }
     }
 }
 
@@ -139,6 +144,7 @@ public enum Manifest {
         build.fingerprints = sources.table.fingerprints
         build.sources = sources.table.records
         build.known = sources.table.known
+        build.stickers = sources.table.stickers.values.map(\.asset)
         return build
     }
 

@@ -18,6 +18,8 @@ final class AssetTable {
     var known: Set<AssetRef> = []
     /// The bytes of the file read last, until its natural size is asked (so it is read once).
     var lastRead: (path: String, bytes: [UInt8])?
+    /// Stickers named by `PACK/NAME`, each read once.
+    var stickers: [String: (asset: AssetImport, size: (Double, Double))] = [:]
 }
 
 /// Resolves `src` paths of one manifest (or template) relative to its folder.
@@ -97,6 +99,24 @@ final class ManifestSources {
             node.report("\(error)")
         }
         return nil
+    }
+
+    /// The asset and natural size of sticker `name` (`PACK/NAME`) from the environment's packs;
+    /// nil after reporting.
+    func sticker(_ name: String, at node: JSONNode) -> (asset: AssetRef, size: (Double, Double))? {
+        if let hit = table.stickers[name] { return (hit.asset.ref, hit.size) }
+        guard let find = environment.sticker else {
+            node.report("stickers from packs cannot be named here")
+            return nil
+        }
+        do {
+            let found = try find(name)
+            table.stickers[name] = (found.asset, (found.width, found.height))
+            return (found.asset.ref, (found.width, found.height))
+        } catch {
+            node.report("\(error)")
+            return nil
+        }
     }
 
     /// The asset and natural size of an image file; nil after reporting.
