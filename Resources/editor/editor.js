@@ -20,6 +20,7 @@ import { pagesPanel } from './panels/pages.js';
 import { selectionPanel } from './panels/selection.js';
 import { SelectionFrame } from './selection-frame.js';
 import { PALETTE, toolsPanel } from './panels/tools.js';
+import { stickersPanel } from './panels/stickers.js';
 import { SelectionBar } from './selection-bar.js';
 import { EditorState } from './state.js';
 import { makeTools } from './tools/index.js';
@@ -87,6 +88,7 @@ class Editor {
       p.selection.showFonts(j);
     });
     this.state.on('page', (data) => {
+      stickers: stickersPanel(document, this),
       this.drawnPixels.prepare(this.view.k);
       this.showFrame();
       p.layers.show(data);

@@ -104,6 +104,8 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
     private var allowedHosts: Set<String> = []
     /// What the page cookie holds: 32 random bytes, hex, other than the token (see `hasToken`).
     let pageKey = ServerOptions.randomToken()
+    /// The sticker tray's pictures, read once each.
+    let stickerPictures = StickerPictureCache()
     private let snapshotLock = NSLock()
     private var snapshotCache: (revision: UInt64, journal: Journal, pages: PageSet)?
     private var historyCache: (revision: UInt64, steps: [HistoryEntry])?
@@ -318,10 +320,12 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
         case ("GET", 3, "export") where parts[1] == "pages" && parts[2].hasSuffix(".png"):
             return try exportPage(String(parts[2].dropLast(4)), request)
         case ("GET", 2, "export") where parts[1] == "journal.pdf": return try exportJournal()
+        case ("GET", 1, "stickers"): return stickerList()
+        case ("GET", 3, "stickers"): return try stickerPicture(parts[1], parts[2], request)
         case (_, _, "pages") where parts.count >= 2:
             return try pageRoute(m, id: parts[1], rest: Array(parts.dropFirst(2)), request)
         default:
-            let known = ["journal", "events", "undo", "redo", "pages", "export"]
+            let known = ["journal", "events", "undo", "redo", "pages", "export", "stickers"]
             if parts.count == 1, known.contains(parts[0]) { throw APIError(405, "\(request.method) is not allowed on \(path)") }
             throw APIError(404, "no API route \(path)")
         }
@@ -336,6 +340,7 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
         case ("POST", 1, "draw"): return try draw(id, request)
         case ("POST", 1, "elements"): return request.query["type"] != nil ? try upload(id, request) : try addElement(id, request)
         case ("POST", 1, "background"): return try background(id, request)
+        case ("POST", 1, "stickers"): return try addSticker(id, request)
         case ("POST", 1, "clear"): return try clear(id, request)
         case ("POST", 1, "move"): return try movePage(id, request)
         case ("PATCH", 2, "elements"): return try setElement(id, rest[1], request)
