@@ -103,8 +103,10 @@ export class Api {
     if (at) { query.x = fmt(at[0]); query.y = fmt(at[1]); }
     return this.json('POST', `/api/pages/${enc(id)}/elements`, { query, body: file, type: file.type || 'application/octet-stream' });
   }
-  addElement(id, fields) { return this.json('POST', `/api/pages/${enc(id)}/elements`, { json: fields }); }
-  setElement(id, element, fields) { return this.json('PATCH', `/api/pages/${enc(id)}/elements/${enc(element)}`, { json: fields }); }
+  /** `query.anchor` (a text): `at` is that point of its box (`top-left`, `top`, `top-right`), not its centre. */
+  addElement(id, fields, query) { return this.json('POST', `/api/pages/${enc(id)}/elements`, { query, json: fields }); }
+  /** `query.keep` (a text): that point of its box stays where it is while the text is laid out anew. */
+  setElement(id, element, fields, query) { return this.json('PATCH', `/api/pages/${enc(id)}/elements/${enc(element)}`, { query, json: fields }); }
   flip(id, element, axis) { return this.json('POST', `/api/pages/${enc(id)}/elements/${enc(element)}/flip`, { json: { axis } }); }
   restack(id, element, how) { return this.json('POST', `/api/pages/${enc(id)}/elements/${enc(element)}/restack`, { json: how }); }
   remove(id, element) { return this.json('DELETE', `/api/pages/${enc(id)}/elements/${enc(element)}`); }

@@ -27,7 +27,7 @@ import { makeTools } from './tools/index.js';
 import { View } from './view.js';
 import { Zoom } from './zoom.js';
 
-const SHORTCUTS = { v: 'select', p: 'pencil', h: 'highlighter', l: 'line', r: 'rect', o: 'ellipse', e: 'eraser' };
+const SHORTCUTS = { v: 'select', p: 'pencil', h: 'highlighter', l: 'line', r: 'rect', o: 'ellipse', e: 'eraser', t: 'text' };
 
 class Editor {
   constructor() {

@@ -21,6 +21,8 @@ export const SNAP_DEGREES = 15;
 
 const CORNERS = { nw: [-1, -1], ne: [1, -1], se: [1, 1], sw: [-1, 1] };
 export const HANDLE_NAMES = ['nw', 'ne', 'se', 'sw', 'rotate'];
+/** A text's side handles: they drag its wrap width (`maxWidth`), not its scale. */
+export const SIDE_NAMES = ['e', 'w'];
 
 function at(m, u, v) { return [m[0] * u + m[2] * v + m[4], m[1] * u + m[3] * v + m[5]]; }
 
@@ -34,6 +36,8 @@ export function handlePoints(size, m, k) {
   const [w, h] = size;
   const out = {};
   for (const [name, [su, sv]] of Object.entries(CORNERS)) out[name] = at(m, su * w / 2, sv * h / 2);
+  out.e = at(m, w / 2, 0);
+  out.w = at(m, -w / 2, 0);
   // The knob: from the top edge's middle, outwards along the element's own "up" as drawn.
   const top = at(m, 0, -h / 2);
   const ux = -m[2], uy = -m[3], len = Math.hypot(ux, uy) || 1;
@@ -49,12 +53,13 @@ export const HANDLE_DOT_CSS = 10;
  * The handle whose touch target holds page point (x, y), or null; where targets overlap (a
  * small sticker) the nearest wins, so every handle stays reachable from its outer side. With
  * `inside` (the point is on the element itself) only a press near a handle's dot counts, so a
- * small sticker can still be dragged by its body.
+ * small sticker can still be dragged by its body. `names`: the handles there are (a text's
+ * side handles too).
  */
-export function handleAt(points, x, y, k, inside = false) {
+export function handleAt(points, x, y, k, inside = false, names = HANDLE_NAMES) {
   const r = (inside ? HANDLE_DOT_CSS : HANDLE_TARGET_CSS / 2) / (k || 1);
   let best = null, bestD = Infinity;
-  for (const name of HANDLE_NAMES) {
+  for (const name of names) {
     const p = points[name];
     if (!p) continue;
     const dx = Math.abs(x - p[0]), dy = Math.abs(y - p[1]);
@@ -101,4 +106,26 @@ export function knobRotation(m, p0, p, { snap = false } = {}) {
   }
   deg = ((deg % 360) + 540) % 360 - 180;
   return { gesture: 'rotation', state: 'changed', rotation: (deg * Math.PI) / 180, location: [cx, cy] };
+}
+
+/** A wrap width is at least this many of the text's own pixels. */
+export const MIN_WRAP = 8;
+
+/**
+ * The wrap width a side handle dragged to page point p stands for, on a text of `size` under
+ * `m`: the distance, in the text's own pixels, from the opposite side to the pointer (`e` keeps
+ * the left side, `w` the right), at least `min`. Also the frame to show for it: `{width,
+ * transform}`, the box that wide with the kept side where it was.
+ */
+export function sideDrag(name, size, m, p, min = MIN_WRAP) {
+  const det = m[0] * m[3] - m[1] * m[2];
+  const dx = p[0] - m[4], dy = p[1] - m[5];
+  // The pointer's own x (inverse of m's linear part).
+  const u = det ? (m[3] * dx - m[2] * dy) / det : 0;
+  const w = size[0];
+  const raw = name === 'e' ? u + w / 2 : w / 2 - u;
+  const width = Math.max(min, Number.isFinite(raw) ? raw : w);
+  const shift = name === 'e' ? (width - w) / 2 : (w - width) / 2;
+  const c = at(m, shift, 0);
+  return { width, transform: [m[0], m[1], m[2], m[3], c[0], c[1]] };
 }

@@ -8,6 +8,24 @@
 
 import { applyEvent, identity, invert, multiply } from './matrix.js';
 
+/** The largest sprite fetched, device pixels a side and in all: under every engine's canvas and image limits (WebKit's canvas holds 16 Mi pixels). */
+export const SPRITE_MAX_SIDE = 8192;
+export const SPRITE_MAX_PIXELS = 16 * 1024 * 1024;
+
+/**
+ * The scale to fetch an element's sprite at for a view at `scale`: that scale, or less when the
+ * sprite would be over the limits (a long text, a large sticker zoomed in), so every element
+ * still follows the pointer, drawn from a softer picture. `el.drawn` is the page box of all it
+ * draws; the unturned sprite is no wider than its diagonal and no larger than its area.
+ */
+export function spriteScale(el, scale) {
+  const d = el && el.drawn;
+  if (!d || !(d[2] > 0) || !(d[3] > 0)) return scale;
+  const side = SPRITE_MAX_SIDE / Math.hypot(d[2], d[3]);
+  const area = Math.sqrt(SPRITE_MAX_PIXELS / (d[2] * d[3]));
+  return Math.min(scale, side, area);
+}
+
 /**
  * What a gesture has done so far to an element whose transform was `transform` when it began.
  * `apply(events)` takes §3 recognizer events in order; `m` is the live transform (each event
@@ -147,7 +165,7 @@ export class LiveGestures {
       const covered = i >= 0 && elements.slice(i + 1).some((e) => !e.hidden);
       p = Promise.all([
         this.api.render(page, scale, id, 'below'),
-        this.api.sprite(page, id, scale),
+        this.api.sprite(page, id, spriteScale(elements[i], scale)),
         covered ? this.api.render(page, scale, id, 'above') : null,
       ])
         .then(async ([backdrop, sprite, above]) => ({
@@ -181,7 +199,7 @@ export class LiveGestures {
       const covered = i >= 0 && elements.slice(i + 1).some((e) => !e.hidden);
       p = Promise.all([
         this.api.renderRegion(page, scale, sharp.region, id, 'below'),
-        this.api.sprite(page, id, scale),
+        this.api.sprite(page, id, spriteScale(elements[i], scale)),
         covered ? this.api.renderRegion(page, scale, sharp.region, id, 'above') : null,
       ])
         .then(async ([below, sprite, above]) => ({

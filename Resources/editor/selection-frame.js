@@ -3,12 +3,13 @@
 // 44 px target with a small dot in it), and the snapping guides of a drag. Only the view: where
 // a pointer lands is decided from handles.js's geometry, not from these nodes.
 
-import { handlePoints, HANDLE_NAMES, HANDLE_TARGET_CSS } from './handles.js';
+import { handlePoints, HANDLE_NAMES, HANDLE_TARGET_CSS, SIDE_NAMES } from './handles.js';
 
 const LABELS = {
   nw: 'Scale from the top left corner', ne: 'Scale from the top right corner',
   se: 'Scale from the bottom right corner', sw: 'Scale from the bottom left corner',
   rotate: 'Turn (Shift snaps to 15°)',
+  e: 'Wrap width, from the right side', w: 'Wrap width, from the left side',
 };
 
 export class SelectionFrame {
@@ -25,9 +26,9 @@ export class SelectionFrame {
     this.stem.className = 'frame-stem';
     this.root.append(this.box, this.stem);
     this.knobs = {};
-    for (const name of HANDLE_NAMES) {
+    for (const name of [...HANDLE_NAMES, ...SIDE_NAMES]) {
       const h = doc.createElement('div');
-      h.className = `frame-handle ${name === 'rotate' ? 'knob' : 'corner'}`;
+      h.className = `frame-handle ${name === 'rotate' ? 'knob' : SIDE_NAMES.includes(name) ? 'side' : 'corner'}`;
       h.dataset.techoHandle = name;
       h.setAttribute('aria-label', LABELS[name]);
       h.style.width = h.style.height = `${HANDLE_TARGET_CSS}px`;
@@ -47,7 +48,10 @@ export class SelectionFrame {
     this.view.placeHandle(this.box, el, m);
     const pts = handlePoints(el.size, m, k);
     const half = HANDLE_TARGET_CSS / 2;
-    for (const name of HANDLE_NAMES) {
+    // A text also has side handles, for its wrap width.
+    const names = el.type === 'text' ? [...HANDLE_NAMES, ...SIDE_NAMES] : HANDLE_NAMES;
+    for (const name of SIDE_NAMES) this.knobs[name].hidden = el.type !== 'text';
+    for (const name of names) {
       this.knobs[name].style.transform = `translate(${pts[name][0] * k - half}px,${pts[name][1] * k - half}px)`;
     }
     // The stem from the top edge's middle to the knob.

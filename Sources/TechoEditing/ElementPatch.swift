@@ -255,17 +255,19 @@ extension PageEdits {
         case .image, .ink, .washi: break
         }
         if new.clip != nil, kind != .image, kind != .photo { throw EditError(.invalid, field: "clip", "only images and photos are clipped to a slot") }
+        // A new text wraps at the page's content width unless it says otherwise (TextRules).
+        let content = TextRules.withDefaultWrap(new.content, on: page)
         let placement: Placement
         if let p = new.placement {
             placement = p
         } else {
             let size = try EditError.wrapping { try renderer.resolvedSize(of: page) }
-            placement = try defaultPlacement(of: new.content, on: page, size: size, center: new.center, fitToPage: new.fitToPage)
+            placement = try defaultPlacement(of: content, on: page, size: size, center: new.center, fitToPage: new.fitToPage)
         }
         var added = page
         added.elements.append(
             try EditError.wrapping {
-                try Element(id: id, content: new.content, placement: placement, opacity: new.opacity, hidden: new.hidden, clip: new.clip, locked: new.locked)
+                try Element(id: id, content: content, placement: placement, opacity: new.opacity, hidden: new.hidden, clip: new.clip, locked: new.locked)
             }
         )
         try EditError.wrapping { try added.checkElementCount(file: "pages/\(page.id).json", limits: .default) }

@@ -82,12 +82,14 @@ public enum PageEdits {
     }
 
     /// The rules every page that is written passes, whoever changed it (a command, the
-    /// editor, the library, a manifest): no more elements than the limit, and each text whose
-    /// font changed names an installed family or an imported font file. `before` is the page as
+    /// editor, the library, a manifest): no more elements than the limit, each text whose
+    /// font changed names an installed family or an imported font file, and each text laid out
+    /// anew fits the page limit (`TextRules`). `before` is the page as
     /// it was (nil for a new one), so an unchanged text is not looked up again.
     public static func check(_ page: Page, was before: Page?) throws(EditError) {
         try EditError.wrapping { try page.checkElementCount(file: "pages/\(page.id).json", limits: .default) }
         try FontRules.checkChangedTexts(page, was: before)
+        try TextRules.checkChangedTexts(page, was: before)
     }
 
     // MARK: Pictures

@@ -83,12 +83,20 @@ extension EditorServer {
         let kind: String = {
             if case .object(let o) = root.value, case .string(let t)? = o["type"] { return t }; return "element"
         }()
+        // `?anchor=top-left|top|top-right`: `at` is that point of a text's box, not its centre
+        // (the text tool places the box where the user clicked).
+        let anchor = try textAnchor(request, "anchor")
+        if anchor != nil, kind != "text" { throw EditError(.invalid, "anchor: only a text is placed by an anchor") }
         return try editPage(id, "add \(kind)", extra: { $0["id"] = .string(added) }) { p in
             guard let e = Element.decode(root, addingTo: p) else { try ctx.throwIfProblems(); throw EditError(.invalid, "request body: not an element") }
             try ctx.throwIfProblems()
             var new = NewElement(id: e.id, content: e.content, placement: e.placement, opacity: e.opacity, hidden: e.hidden, clip: e.clip)
             new.locked = e.locked
             added = try PageEdits.add(new, to: &p, renderer: renderer)
+            if let anchor {
+                guard root.object()?.has("at") == true else { throw EditError(.invalid, "anchor: give the point it goes to as at") }
+                try PageEdits.place(anchor, of: added, at: e.placement.center, on: &p, renderer: renderer)
+            }
         }
     }
 
@@ -134,6 +142,7 @@ extension EditorServer {
 
     func setElement(_ id: String, _ eid: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let (ctx, root) = try body(request)
+        let keep = try textAnchor(request, "keep")
         return try editPage(id, "set \(eid)") { p in
             _ = try PageEdits.elementIndex(eid, on: p)
             guard let o = root.object() else { try ctx.throwIfProblems(); return }
@@ -167,8 +176,25 @@ extension EditorServer {
             }
             o.finish()
             try ctx.throwIfProblems()
-            try PageEdits.set(patch, on: eid, of: &p)
+            // `?keep=top-left|top|top-right`: that point of a text's box stays where it is on
+            // the page while the box is laid out anew (edited in place, a side handle dragged).
+            if let keep {
+                try PageEdits.keeping(keep, of: eid, on: &p, renderer: renderer) { (q: inout Page) throws(EditError) in
+                    try PageEdits.set(patch, on: eid, of: &q)
+                }
+            } else {
+                try PageEdits.set(patch, on: eid, of: &p)
+            }
         }
+    }
+
+    /// A text anchor from the query (`anchor`, `keep`), or nil when it is not given.
+    func textAnchor(_ request: HTTPRequest, _ key: String) throws -> TextAnchor? {
+        guard let v = request.query[key] else { return nil }
+        guard let a = TextAnchor(rawValue: v) else {
+            throw EditError(.invalid, "\(key): expected \(TextAnchor.allCases.map(\.rawValue).joined(separator: ", ")), got '\(v.prefix(40))'")
+        }
+        return a
     }
 
     func flip(_ id: String, _ eid: String, _ request: HTTPRequest) throws -> HTTPResponse {

@@ -50,7 +50,7 @@ export function addPanel(doc, editor) {
     const text = textNew.value.trim();
     if (!text || !state.pageData) return;
     const meta = state.pageMeta();
-    const fields = { type: 'text', text, size: Math.round(meta.width / 24), color: editor.style.color, align: 'center',
+    const fields = { type: 'text', text, size: Math.round(meta.width / 24), color: editor.style.textColor || editor.style.color, align: 'center',
       at: [Math.round(meta.width / 2), Math.round(meta.height / 2)] };
     editor.change(async () => {
       const r = await api.addElement(state.pageId, fields);

@@ -14,10 +14,17 @@ export function toolsPanel(doc, editor) {
 
   const style = editor.style;
   const picker = doc.getElementById('color-picker');
-  const setColor = (color) => {
-    style.color = color;
+  // The text tool keeps a colour of its own (tools/text.js): the one chosen while it is in hand.
+  const colorKey = () => (editor.tool && editor.tool.name === 'text' ? 'textColor' : 'color');
+  const showColor = (color) => {
     picker.value = color;
     for (const b of doc.querySelectorAll('.swatch')) b.setAttribute('aria-checked', String(b.dataset.color === color));
+  };
+  const setColor = (color) => {
+    const key = colorKey();
+    style[key] = color;
+    if (key === 'textColor') editor.tools.text.recolor(color);
+    showColor(color);
   };
   const palette = doc.getElementById('palette');
   for (const [color, name] of PALETTE) {
@@ -42,6 +49,7 @@ export function toolsPanel(doc, editor) {
     /** Marks the current tool's button pressed. */
     showTool(name) {
       for (const b of toolButtons) b.setAttribute('aria-pressed', String(b.dataset.techoTool === name));
+      showColor(style[colorKey()] || style.color);
     },
     setColor,
   };

@@ -3,6 +3,7 @@
 import { freehandTool } from './freehand.js';
 import { selectTool } from './select.js';
 import { shapeTool } from './shape.js';
+import { textTool } from './text.js';
 
 export function makeTools(editor) {
   return {
@@ -15,5 +16,6 @@ export function makeTools(editor) {
     rect: shapeTool('rect', editor),
     ellipse: shapeTool('ellipse', editor),
     washi: shapeTool('washi', editor),
+    text: textTool(editor),
   };
 }

@@ -3,7 +3,7 @@
 // the handle on the overlay). The select tool's idle state asks `handleUnder` first and moves here;
 // a drag ends as one §3 event, sent as one replay (one history step), and back to idle.
 
-import { cornerPinch, handleAt, handlePoints, knobRotation } from '../handles.js';
+import { cornerPinch, handleAt, handlePoints, HANDLE_NAMES, knobRotation, SIDE_NAMES, sideDrag } from '../handles.js';
 import { apply, invert } from '../matrix.js';
 
 const DRAG_SLOP_CSS = 3;
@@ -22,7 +22,8 @@ export function handleUnder(editor, x, y) {
   const inv = invert(el.transform);
   const [u, v] = inv ? apply(inv, x, y) : [Infinity, Infinity];
   const inside = Math.abs(u) <= el.size[0] / 2 && Math.abs(v) <= el.size[1] / 2;
-  const name = handleAt(handlePoints(el.size, el.transform, k), x, y, k, inside);
+  const names = el.type === 'text' ? [...HANDLE_NAMES, ...SIDE_NAMES] : HANDLE_NAMES;
+  const name = handleAt(handlePoints(el.size, el.transform, k), x, y, k, inside, names);
   return name ? { name, element: el } : null;
 }
 
@@ -56,13 +57,43 @@ export function handleStates(editor) {
         if (e.id !== d.pointer) return;
         const k = screenK(editor.view);
         if (Math.hypot(e.x - d.p0[0], e.y - d.p0[1]) * k < DRAG_SLOP_CSS) return;
-        tool.transition('draggingHandle', e);
+        tool.transition(SIDE_NAMES.includes(d.name) ? 'draggingSide' : 'draggingHandle', e);
       },
       onPointerUp(e, tool) {
         if (e.id === tool.data.held) tool.data.held = null;
         else if (e.id === tool.data.pointer) tool.transition('idle');
       },
       onCancel(e, tool) { tool.transition('idle'); },
+    },
+
+    // A text's side handle: the frame follows the pointer at the new wrap width, and the release
+    // sends one `set` of `maxWidth`, the other side kept where it is (`?keep=`), one step.
+    draggingSide: {
+      onEnter(e, tool) {
+        const d = tool.data;
+        d.min = Math.max(8, editor.state.storedElement(d.element.id).size || 0);
+        this.onPointerMove(e, tool);
+      },
+      onPointerMove(e, tool) {
+        const d = tool.data;
+        if (e.id !== d.pointer) return;
+        // The pointer's offset from where it went down, from the handle's own place.
+        const p = d.element.transform, h = handlePoints(d.element.size, p, 1)[d.name];
+        d.drag = sideDrag(d.name, d.element.size, p, [h[0] + e.x - d.p0[0], h[1] + e.y - d.p0[1]], d.min);
+        editor.selectionFrame.show({ ...d.element, size: [d.drag.width, d.element.size[1]] }, d.drag.transform);
+      },
+      onPointerUp(e, tool) {
+        const d = tool.data;
+        if (e.id !== d.pointer) return;
+        tool.transition('idle');
+        const id = d.element.id, page = editor.state.pageId;
+        const maxWidth = Math.round(d.drag.width * 100) / 100;
+        editor.simple(() => editor.api.setElement(page, id, { maxWidth }, { keep: d.name === 'e' ? 'top-left' : 'top-right' }));
+      },
+      onCancel(e, tool) {
+        tool.transition('idle');
+        editor.showFrame();
+      },
     },
 
     draggingHandle: {

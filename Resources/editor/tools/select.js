@@ -51,6 +51,9 @@ export function selectTool(editor) {
       },
       onDoubleTap(e) {
         const hit = editor.hitTest(e.x, e.y);
+        // A double-click or double-tap on a text edits it in place (tools/text.js); on anything
+        // else it turns it +90°.
+        if (hit && hit.type === 'text') { editor.setTool('text'); editor.tools.text.edit(hit.id, 'select'); return; }
         if (hit) editor.commitGesture(hit.id, [{ gesture: 'doubleTap' }]);
       },
     },
