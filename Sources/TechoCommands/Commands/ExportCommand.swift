@@ -47,8 +47,8 @@ enum ExportCommand: TechoCommand {
         // page in a different shard depending on the others picked.
         try args.exclusive(["page", "shard"], command: "export")
         let shard = try args.arg("shard").map { try Shard($0, environment: ProcessInfo.processInfo.environment) }
-        let store = try JournalAccess.open(pos[0], io: io)
-        let (journal, pages) = try store.read()
+        // Exports only read: no lock, nothing written into the journal (docs/decisions/reading.md).
+        let (store, journal, pages) = try JournalAccess.snapshot(pos[0], io: io)
         var chosen: [(position: Int, page: Page)] = []
         let wanted = args.args("page")
         if wanted.isEmpty {

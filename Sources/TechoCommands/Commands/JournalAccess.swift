@@ -14,11 +14,31 @@ enum JournalAccess {
             io.keepUntilExit(store)
             return store
         } catch let e as StorageError {
-            let missing = !FileManager.default.fileExists(atPath: url.path)
-            // Name the file inside the bundle at fault (`pages/p1.json`), not only the bundle.
-            let inside = e.path.hasPrefix("/") || e.path.isEmpty ? "" : "\(e.path): "
-            throw EditError(missing ? .notFound : .invalid, "\(arg.text): \(missing ? "no such journal" : inside + e.message)")
+            throw blame(e, arg: arg, url: url)
         }
+    }
+
+    /// The journal named by a JOURNAL argument and a consistent snapshot of it, read without
+    /// writing into it (no lock file either: `JournalStore.readSnapshot`), for commands that
+    /// only read, so a journal on a read-only volume or folder reads as any other.
+    static func snapshot(_ arg: Arg, io: CommandIO) throws -> (store: JournalStore, journal: Journal, pages: PageSet) {
+        let url = URL(fileURLWithPath: io.resolve(arg.text))
+        do {
+            let store = try JournalStore.openForReading(url)
+            let (journal, pages) = try store.readSnapshot()
+            io.keepUntilExit(store)
+            return (store, journal, pages)
+        } catch let e as StorageError {
+            throw blame(e, arg: arg, url: url)
+        }
+    }
+
+    /// A storage error as the error of the JOURNAL argument.
+    private static func blame(_ e: StorageError, arg: Arg, url: URL) -> EditError {
+        let missing = !FileManager.default.fileExists(atPath: url.path)
+        // Name the file inside the bundle at fault (`pages/p1.json`), not only the bundle.
+        let inside = e.path.hasPrefix("/") || e.path.isEmpty ? "" : "\(e.path): "
+        return EditError(missing ? .notFound : .invalid, "\(arg.text): \(missing ? "no such journal" : inside + e.message)")
     }
 
     /// The page `id` of the journal, or an error listing the pages there are.

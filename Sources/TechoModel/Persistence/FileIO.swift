@@ -412,6 +412,27 @@ final class FileLock {
         }
     }
 
+    private init(fd: Int32) { self.fd = fd }
+
+    /// The lock, taken, when the lock file can be opened for writing (made if missing); nil when
+    /// the journal cannot be written here (a read-only file system, or a folder or lock file
+    /// the process may not write), so nothing is written and no lock is taken.
+    static func ifWritable(_ url: URL, name: String) throws -> FileLock? {
+        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else {
+            if [EROFS, EACCES, EPERM].contains(errno) { return nil }
+            throw StorageError.errno(name, "cannot open the lock file")
+        }
+        let lock = FileLock(fd: fd)
+        while flock(fd, LOCK_EX) != 0 {
+            if errno == EINTR { continue }
+            let e = StorageError.errno(name, "cannot lock")
+            lock.unlock()
+            throw e
+        }
+        return lock
+    }
+
     func unlock() {
         if fd >= 0 { close(fd); fd = -1 }
     }

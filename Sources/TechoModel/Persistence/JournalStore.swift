@@ -128,6 +128,85 @@ public final class JournalStore {
         try locked { try load().0 }
     }
 
+    // MARK: Reading without the lock
+
+    /// Opens an existing journal to read it with `readSnapshot`, writing nothing into it: not
+    /// even the lock file. Only the bundle's shape is checked here; `readSnapshot` decodes it.
+    public static func openForReading(_ url: URL, limits: ModelLimits = .default) throws -> JournalStore {
+        let store = JournalStore(url: url.standardizedFileURL, limits: limits)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue else {
+            throw StorageError(path: url.path, message: "no such journal")
+        }
+        guard FileManager.default.fileExists(atPath: store.file(journalFile).path) else {
+            throw StorageError(path: url.path, message: "not a journal (no journal.json)")
+        }
+        return store
+    }
+
+    /// A consistent snapshot of the journal and its pages, read without the lock and without
+    /// writing anything into the bundle, so a journal on a read-only volume or in a folder the
+    /// reader cannot write reads like any other (docs/decisions/reading.md).
+    ///
+    /// Every change replaces its files by rename after its record is whole on disk, with a
+    /// number one higher than the last (`commit`). So the files are read between two looks at
+    /// the records: when both find the same latest record and no change between its record and
+    /// its renames, no rename happened in between and the files are one state. Otherwise the
+    /// read is made again, after a short wait. A change found half done (a writer mid-commit, or
+    /// one that crashed) is waited for under the lock when the lock file can be opened for
+    /// writing (the lock holder finishes it, as `read` does); on a read-only journal the read
+    /// waits up to about a second for it and then fails, naming the journal's state.
+    public func readSnapshot() throws -> (journal: Journal, pages: PageSet) {
+        var pause: UInt32 = 1000
+        var lastError: Error?
+        for _ in 0..<JournalStore.snapshotAttempts {
+            let before = revision()
+            if before.settled {
+                let result = Result { try load().0 }
+                if revision() == before { return try result.get() }
+                if case .failure(let e) = result { lastError = e }
+            } else if let lock = try FileLock.ifWritable(file(".lock"), name: ".lock") {
+                defer { lock.unlock() }
+                try recover()
+                return try load().0
+            }
+            usleep(pause)
+            pause = min(pause * 2, 100_000)
+        }
+        // Changed on every attempt (a writer saving many times a second): wait for the writers
+        // under the lock if it can be taken.
+        if let lock = try FileLock.ifWritable(file(".lock"), name: ".lock") {
+            defer { lock.unlock() }
+            try recover()
+            return try load().0
+        }
+        if revision().settled, let lastError { throw lastError }
+        throw StorageError(
+            path: url.path,
+            message: "changed while being read, or holds a change a techo command left unfinished; it is read-only here, "
+                + "so that change cannot be finished: run any techo command on it where it can be written")
+    }
+
+    /// How many times `readSnapshot` reads before it takes the lock or gives up (with waits of
+    /// 1, 2, 4, … ms up to 100 ms between them: about 1.2 s in all).
+    static let snapshotAttempts = 16
+
+    /// What a reader without the lock compares before and after reading (`readSnapshot`).
+    struct Revision: Equatable {
+        /// The number of the latest whole change record; nil before the first change.
+        var seq: UInt64?
+        /// False when a change is between its record and its last rename (a temp file a record
+        /// names is still there), or a record of an older format waits to be completed.
+        var settled: Bool
+    }
+
+    /// The bundle's revision, read without the lock.
+    func revision() -> Revision {
+        let found = readRecords()
+        let legacy = [JournalStore.pendingFile, JournalStore.legacyPendingFile].contains { FileIdentity.of(file($0).path) != nil }
+        return Revision(seq: found.last?.record.seq, settled: !legacy && !found.contains { isUnfinished($0.record) })
+    }
+
     /// `load` for other files of this type. Caller holds the lock.
     func loadSnapshot() throws -> ((journal: Journal, pages: PageSet), [String: [UInt8]]) {
         let (snapshot, raw, _) = try load()
