@@ -46,7 +46,7 @@ LIBRARIES = [
 ]
 
 # Variadic functions cannot be forwarded by a generated trampoline; lazy_variadic.c writes these.
-HANDWRITTEN = {"MHD_start_daemon", "MHD_get_daemon_info"}
+HANDWRITTEN = {"MHD_start_daemon", "MHD_get_daemon_info", "MHD_set_connection_option"}
 
 
 def run(args, **kw):

@@ -15,6 +15,8 @@ need=(
     # The QR code of the editor's URL that `techo serve --lan` prints, and the tool its test reads it back with.
     "libqrencode-dev:/usr/include/qrencode.h"
     "zbar-tools:/usr/bin/zbarimg"
+    # HTTPS (`techo serve --tls-cert`): the tests make their certificates and talk to the server with openssl.
+    "openssl:/usr/bin/openssl"
     "libfreetype-dev:/usr/include/freetype2/ft2build.h"
     "libharfbuzz-dev:/usr/include/harfbuzz/hb-ft.h"
     "libfontconfig-dev:/usr/include/fontconfig/fontconfig.h"

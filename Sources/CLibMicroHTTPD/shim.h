@@ -28,3 +28,31 @@ static inline struct MHD_Daemon *techo_mhd_start(unsigned int flags,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
                             MHD_OPTION_END);
 }
+
+/// As techo_mhd_start, speaking TLS (HTTPS) with the PEM certificate chain `cert` and its PEM
+/// private key `key` (both NUL-terminated), which the library copies.
+static inline struct MHD_Daemon *techo_mhd_start_tls(unsigned int flags,
+                                                     MHD_AccessHandlerCallback handler,
+                                                     MHD_RequestCompletedCallback completed,
+                                                     MHD_NotifyConnectionCallback notify,
+                                                     techo_mhd_unescape_callback unescape, void *cls,
+                                                     unsigned int connection_limit, unsigned int timeout_seconds,
+                                                     size_t memory_limit, unsigned int per_address,
+                                                     const char *cert, const char *key) {
+    return MHD_start_daemon(flags | MHD_USE_TLS, 0, NULL, NULL, handler, cls,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, cls,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify, cls,
+                            MHD_OPTION_UNESCAPE_CALLBACK, unescape, cls,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address,
+                            MHD_OPTION_HTTPS_MEM_CERT, cert,
+                            MHD_OPTION_HTTPS_MEM_KEY, key,
+                            MHD_OPTION_END);
+}
+
+/// Sets one connection's idle timeout, in seconds (MHD_set_connection_option is variadic).
+static inline enum MHD_Result techo_mhd_connection_timeout(struct MHD_Connection *connection, unsigned int seconds) {
+    return MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
+}

@@ -22,4 +22,16 @@ struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port, MHD_Accep
     va_end(ap);
     return daemon;
 }
+
+/* techo passes one option only, MHD_CONNECTION_OPTION_TIMEOUT with its unsigned int seconds. */
+enum MHD_Result MHD_set_connection_option(struct MHD_Connection *connection, enum MHD_CONNECTION_OPTION option, ...) {
+    static __typeof__(&MHD_set_connection_option) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_MICROHTTPD, "MHD_set_connection_option");
+    if (option != MHD_CONNECTION_OPTION_TIMEOUT) return MHD_NO;
+    va_list ap;
+    va_start(ap, option);
+    unsigned int seconds = va_arg(ap, unsigned int);
+    va_end(ap);
+    return fn(connection, option, seconds);
+}
 #endif

@@ -17,6 +17,8 @@ public struct ServerOptions: Sendable {
     /// Listen on every address of the machine, for a tablet or phone on the same network
     /// (`techo serve --lan`): the URLs are those of `NetworkAddresses.lan()`. Default false.
     public var lan = false
+    /// Speak HTTPS with this certificate and key (`--tls-cert`, `--tls-key`). Default nil: HTTP.
+    public var tls: HTTPDaemon.TLSCredentials?
     /// The port; 0 takes any free one. Default 7373.
     public var port: UInt16 = 7373
     /// The editor page's folder on disk; nil serves the copy built into techo. Default:
@@ -49,6 +51,7 @@ public struct ServerOptions: Sendable {
 
     /// What `techo serve` warns of before it serves: an address other machines can reach.
     public var warnings: [String] {
+        if tls != nil { return [] }
         if lan {
             return [
                 "listening on every network address of this machine in plain HTTP, unencrypted: anyone on the network who sees "
@@ -124,12 +127,14 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
             if options.lan {
                 // Both families on one socket where the machine has IPv6, else every IPv4 address.
                 do {
-                    daemon = try HTTPDaemon(host: "::", port: options.port, limits: options.limits, dualStack: true, handler: self)
+                    daemon = try HTTPDaemon(host: "::", port: options.port, limits: options.limits, dualStack: true, tls: options.tls, handler: self)
+                } catch let e as ServerStartError where options.tls != nil && e.description.hasPrefix("HTTPS") {
+                    throw e
                 } catch {
-                    daemon = try HTTPDaemon(host: "0.0.0.0", port: options.port, limits: options.limits, handler: self)
+                    daemon = try HTTPDaemon(host: "0.0.0.0", port: options.port, limits: options.limits, tls: options.tls, handler: self)
                 }
             } else {
-                daemon = try HTTPDaemon(host: options.host, port: options.port, limits: options.limits, handler: self)
+                daemon = try HTTPDaemon(host: options.host, port: options.port, limits: options.limits, tls: options.tls, handler: self)
             }
         } catch {
             watcher.stop()
@@ -149,7 +154,7 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
     /// address (`url` is the first); else `url` alone.
     public var urls: [String] {
         guard options.lan, !lanAddresses.isEmpty else { return [url] }
-        return lanAddresses.map { "http://\(NetworkAddresses.urlHost($0)):\(port)/?token=\(options.token)" }
+        return lanAddresses.map { "\(scheme)://\(NetworkAddresses.urlHost($0)):\(port)/?token=\(options.token)" }
     }
 
     /// Whether the editor's page is served (false: the API only).
@@ -161,8 +166,11 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
     /// The URL to open, with the token.
     public var url: String {
         let host = options.lan ? (lanAddresses.first ?? "127.0.0.1") : options.host
-        return "http://\(NetworkAddresses.urlHost(host)):\(port)/?token=\(options.token)"
+        return "\(scheme)://\(NetworkAddresses.urlHost(host)):\(port)/?token=\(options.token)"
     }
+
+    /// `https` with TLS, else `http`.
+    public var scheme: String { options.tls == nil ? "http" : "https" }
 
     /// Stops accepting connections, ends the event streams, lets requests in flight finish (up
     /// to `grace` seconds), then stops. Safe to call twice.
@@ -212,7 +220,7 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
         guard hasToken(request) else {
             return (refuse(request, 403, "missing or wrong token: open the URL techo serve printed"), limit)
         }
-        if request.isStateChanging, let origin = request.header("origin"), origin != "http://\(host)" {
+        if request.isStateChanging, let origin = request.header("origin"), origin != "\(scheme)://\(host)" {
             return (refuse(request, 403, "Origin '\(origin)' may not change this journal"), limit)
         }
         guard ["GET", "HEAD", "POST", "PATCH", "DELETE"].contains(request.method) else {
@@ -284,7 +292,7 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
             // scripts and styles by itself, with the page cookie. The cookie is not the token (a
             // browser sends it to every server on this host, whatever the port), and opens
             // only the editor's files, which hold no journal data; the API wants the token.
-            response.headers.append(("Set-Cookie", "\(pageCookieName)=\(pageKey); HttpOnly; SameSite=Strict; Path=/"))
+            response.headers.append(("Set-Cookie", "\(pageCookieName)=\(pageKey); HttpOnly; SameSite=Strict; Path=/" + (options.tls == nil ? "" : "; Secure")))
         }
         if request.method == "HEAD", case .bytes = response.body { response.body = .bytes([]) }
         return withCommonHeaders(response)

@@ -13,7 +13,7 @@ import TechoServer
 
 enum ServeCommand: TechoCommand {
     static let names = ["serve"]
-    static let usage = "serve JOURNAL [--port N] [--host ADDR | --lan] [--editor-dir DIR]"
+    static let usage = "serve JOURNAL [--port N] [--host ADDR | --lan] [--tls-cert FILE --tls-key FILE] [--editor-dir DIR]"
     static let summary = "open the journal in the live editor (a local web page); prints its URL"
     static let discussion = """
         The first line on stdout is the editor's URL with a secret token; open it in a browser.
@@ -22,6 +22,9 @@ enum ServeCommand: TechoCommand {
         --lan listens on every address of this machine, for a tablet or phone on the same network:
         the first line is then the URL at this machine's first network address; stderr lists the
         others and draws the first as a QR code (coloured black on white on a terminal).
+        --tls-cert FILE --tls-key FILE serve HTTPS with that certificate (PEM, its chain after it)
+        and its private key (PEM): what a tablet's browser needs for sharing and the clipboard on
+        an address other than its own. The URL is then https://; plain HTTP is refused.
         Changes go through the same history as the CLI, so 'techo undo' undoes the browser's steps,
         and changes made with techo commands while the editor is open show up in it within 2 s.
         SIGINT (Ctrl+C) or SIGTERM finishes the requests in flight and exits 0.
@@ -32,6 +35,8 @@ enum ServeCommand: TechoCommand {
         OptionSpec("port", value: "N", help: "port to listen on (default 7373; 0 takes any free port)"),
         OptionSpec("host", value: "ADDR", help: "address to listen on (default 127.0.0.1; an IPv4 or IPv6 address, or localhost)"),
         OptionSpec("lan", help: "listen on every network address, for a tablet or phone; prints a QR code of the URL"),
+        OptionSpec("tls-cert", value: "FILE", help: "serve HTTPS with this certificate (PEM); needs --tls-key"),
+        OptionSpec("tls-key", value: "FILE", help: "the certificate's private key (PEM)"),
         OptionSpec("editor-dir", value: "DIR", help: "serve the editor's files from this folder"),
     ]
 
@@ -58,6 +63,7 @@ enum ServeCommand: TechoCommand {
             if let h = args.value("host") { throw UsageError("--host (argument \(h.index)) and --lan: choose one (--lan listens on every address)") }
             options.lan = true
         }
+        options.tls = try tlsCredentials(args, io: io)
         if let d = args.value("editor-dir") {
             let folder = URL(fileURLWithPath: io.resolve(d.text))
             guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.html").path) else {
@@ -102,6 +108,33 @@ enum ServeCommand: TechoCommand {
         io.err("techo serve: stopping: finishing the requests in flight\n")
         server.stop()
         io.err("techo serve: stopped\n")
+    }
+
+    /// The certificate and key of `--tls-cert` and `--tls-key`, read and checked for PEM; nil
+    /// when neither is given.
+    static func tlsCredentials(_ args: ParsedArguments, io: CommandIO) throws -> HTTPDaemon.TLSCredentials? {
+        let cert = args.value("tls-cert"), key = args.value("tls-key")
+        guard cert != nil || key != nil else { return nil }
+        guard let cert, let key else {
+            throw UsageError(cert == nil ? "--tls-key needs --tls-cert FILE (the certificate, PEM)" : "--tls-cert needs --tls-key FILE (its private key, PEM)")
+        }
+        func read(_ v: ArgumentToken, _ option: String, _ label: String) throws -> [UInt8] {
+            let url = URL(fileURLWithPath: io.resolve(v.text))
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                throw EditError(.notFound, "--\(option) (argument \(v.index)): '\(v.text)': no such file")
+            }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+            guard let size = attributes?[.size] as? Int, size <= 1 << 20, let data = FileManager.default.contents(atPath: url.path) else {
+                throw EditError(.invalid, "--\(option) (argument \(v.index)): '\(v.text)' cannot be read or is over 1 MiB")
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            guard text.contains("-----BEGIN ") && text.contains(label), !data.contains(0) else {
+                throw EditError(.invalid, "--\(option) (argument \(v.index)): '\(v.text)' is not a PEM \(label.lowercased())")
+            }
+            return [UInt8](data)
+        }
+        return HTTPDaemon.TLSCredentials(certificate: try read(cert, "tls-cert", "CERTIFICATE"), key: try read(key, "tls-key", "PRIVATE KEY"))
     }
 
     /// The other URLs, and the first as a QR code, for `--lan`.

@@ -32,7 +32,8 @@ final class Chromium: @unchecked Sendable {
     static let binary = "/usr/bin/chromium"
 
     /// Starts the browser with an empty profile in a temporary folder.
-    init(windowSize: (Int, Int) = (1440, 900)) throws {
+    /// `extraArguments` go on the command line after the usual ones.
+    init(windowSize: (Int, Int) = (1440, 900), extraArguments: [String] = []) throws {
         guard FileManager.default.isExecutableFile(atPath: Chromium.binary) else {
             throw DevToolsError(description: "\(Chromium.binary) is missing: scripts/setup-deps.sh installs the chromium package")
         }
@@ -41,15 +42,16 @@ final class Chromium: @unchecked Sendable {
         let toBrowser = try Spawn.pipePair(), fromBrowser = try Spawn.pipePair()
         commands = toBrowser.write
         replies = fromBrowser.read
-        let args = [
-            Chromium.binary, "--headless=new", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
-            "--user-data-dir=\(profile.path)", "--no-first-run", "--no-default-browser-check",
-            "--disable-extensions", "--disable-background-networking", "--disable-sync",
-            "--disable-component-update", "--disable-dev-shm-usage", "--mute-audio", "--hide-scrollbars",
-            "--disable-renderer-backgrounding", "--disable-background-timer-throttling",
-            "--disable-backgrounding-occluded-windows", "--force-color-profile=srgb",
-            "--window-size=\(windowSize.0),\(windowSize.1)", "about:blank",
-        ]
+        let args =
+            [
+                Chromium.binary, "--headless=new", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
+                "--user-data-dir=\(profile.path)", "--no-first-run", "--no-default-browser-check",
+                "--disable-extensions", "--disable-background-networking", "--disable-sync",
+                "--disable-component-update", "--disable-dev-shm-usage", "--mute-audio", "--hide-scrollbars",
+                "--disable-renderer-backgrounding", "--disable-background-timer-throttling",
+                "--disable-backgrounding-occluded-windows", "--force-color-profile=srgb",
+                "--window-size=\(windowSize.0),\(windowSize.1)",
+            ] + extraArguments + ["about:blank"]
         let child: pid_t
         do {
             child = try Spawn.start(

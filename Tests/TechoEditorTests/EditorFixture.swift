@@ -29,7 +29,8 @@ final class Server {
     /// The exit status once stopped (0 when SIGTERM let it finish cleanly).
     private(set) var exitStatus: Int32?
 
-    init(journal: URL, folder: URL) throws {
+    /// `extra`: more arguments for `techo serve` (`--lan`, `--tls-cert` …).
+    init(journal: URL, folder: URL, extra: [String] = []) throws {
         log = folder.appendingPathComponent("serve.log")
         let out = try Spawn.pipePair()
         let program = Techo.binary.path
@@ -37,6 +38,7 @@ final class Server {
         // TECHO_TEST_EDITOR_DIR: the editor's files from a folder instead of those built in (a
         // change to them is then tried without rebuilding).
         if let dir = ProcessInfo.processInfo.environment["TECHO_TEST_EDITOR_DIR"], !dir.isEmpty { args += ["--editor-dir", dir] }
+        args += extra
         do { pid = try Spawn.start(program, args, stdout: out.write, log: log.path) } catch {
             close(out.read); close(out.write)
             throw error
@@ -58,7 +60,7 @@ final class Server {
             close(fd)
         }.start()
         let line = got.wait(timeout: .now() + 30) == .timedOut ? "" : String(decoding: box.line, as: UTF8.self)
-        guard line.hasPrefix("http://") else {
+        guard line.hasPrefix("http://") || line.hasPrefix("https://") else {
             kill(pid, SIGKILL)
             _ = Spawn.wait(pid, timeout: 5)
             let stderr = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -90,7 +92,10 @@ final class EditorFixture {
     /// The page the tests drive: 600x800 at 300 dpi, a dotted paper, the tomato sticker (id
     /// `tomato`), a text (id `title`) and one blue pencil stroke (ink layer `ink-1`).
     /// With `journal`, a copy of that journal instead (it is never changed).
-    init(width: Int = 1440, height: Int = 900, touch: Bool = false, journal source: URL? = nil) throws {
+    /// `serve`: more arguments for `techo serve`; `browserArguments`: more for Chromium.
+    init(
+        width: Int = 1440, height: Int = 900, touch: Bool = false, journal source: URL? = nil, serve: [String] = [], browserArguments: [String] = []
+    ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("techo-editor-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         journal = folder.appendingPathComponent("j.techo")
@@ -106,7 +111,7 @@ final class EditorFixture {
                 ["page", "add", j],
             ]
         { try Techo.run(args, in: folder) }
-        server = try Server(journal: journal, folder: folder)
+        server = try Server(journal: journal, folder: folder, extra: serve)
         // A browser that does not come up on a loaded machine (its first renderer can stall)
         // gets one more try with a fresh profile before the test fails.
         var attempt = 0
@@ -114,7 +119,7 @@ final class EditorFixture {
             attempt += 1
             var started: Chromium?
             do {
-                let b = try Chromium(windowSize: (width, height))
+                let b = try Chromium(windowSize: (width, height), extraArguments: browserArguments)
                 started = b
                 let t = try BrowserTab(b, width: width, height: height, touch: touch)
                 try t.open(server.url)

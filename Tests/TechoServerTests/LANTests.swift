@@ -3,9 +3,10 @@
 // an independent reader, zbarimg, must read back as that URL), takes the Host names it printed,
 // and still refuses any other.
 import Foundation
-import Testing
 import TechoCodecs
 import TechoRaster
+import Testing
+
 @testable import TechoServer
 
 #if canImport(Glibc)

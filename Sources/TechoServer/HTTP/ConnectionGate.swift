@@ -54,6 +54,12 @@ final class ConnectionGate: @unchecked Sendable {
 
     let listener: Int32
     let limits: Limits
+    /// The connections speak TLS (HTTPS): the head is encrypted, so the gate waits for the
+    /// client's first TLS record (its ClientHello) whole and hands the connection over; the
+    /// library screens the head after the handshake (HTTPDaemon).
+    let tls: Bool
+    /// Hands a TLS connection over without a head (the gate no longer owns the socket).
+    let handOverTLS: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Void
     /// Screens a complete head: refuse, or hand over (`fd`, address) to the library.
     let decide: (HTTPRequest, Int32, UnsafePointer<sockaddr>, socklen_t) -> Decision
     /// The JSON answer to a head that cannot be served.
@@ -67,10 +73,13 @@ final class ConnectionGate: @unchecked Sendable {
 
     init(
         listener: Int32, limits: Limits, decide: @escaping (HTTPRequest, Int32, UnsafePointer<sockaddr>, socklen_t) -> Decision,
-        refuse: @escaping (String, String, Int, String) -> HTTPResponse
+        refuse: @escaping (String, String, Int, String) -> HTTPResponse, tls: Bool = false,
+        handOverTLS: @escaping (Int32, UnsafePointer<sockaddr>, socklen_t) -> Void = { fd, _, _ in close(fd) }
     ) {
         self.listener = listener
         self.limits = limits
+        self.tls = tls
+        self.handOverTLS = handOverTLS
         self.decide = decide
         self.refuse = refuse
     }
@@ -141,7 +150,11 @@ final class ConnectionGate: @unchecked Sendable {
             let later = ConnectionGate.now()
             for w in waiting where !gone.contains(w.fd) && w.deadline <= later {
                 count(\.timedOut)
-                answer(w.fd, refuse("", "", 408, "the request's head did not arrive within \(numberText(limits.headSeconds)) seconds"))
+                if tls {
+                    close(w.fd)  // no plain-text answer to a TLS client
+                } else {
+                    answer(w.fd, refuse("", "", 408, "the request's head did not arrive within \(numberText(limits.headSeconds)) seconds"))
+                }
                 gone.insert(w.fd)
             }
             if !gone.isEmpty { waiting.removeAll { gone.contains($0.fd) } }
@@ -163,6 +176,7 @@ final class ConnectionGate: @unchecked Sendable {
             close(w.fd)
             return true
         }
+        if tls { return lookTLS(at: w, events: events, buffer: buffer, count: n) }
         switch RequestHead.parse(Array(buffer[..<n]), limit: limits.headBytes) {
         case .incomplete:
             if events & (ConnectionGate.pollReadHangUp | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
@@ -192,6 +206,36 @@ final class ConnectionGate: @unchecked Sendable {
             }
             return true
         }
+    }
+
+    /// `look` for a TLS connection: the first record whole (a handshake record: type 22, a
+    /// 3.x version, its length) hands it over; plain HTTP sent to it is told to use https.
+    private func lookTLS(at w: Waiting, events: Int16, buffer: [UInt8], count n: Int) -> Bool {
+        if buffer[0] != 22 {
+            if (65...90).contains(buffer[0]) {  // an HTTP method's first letter
+                count(\.refused)
+                answer(w.fd, refuse("", "", 400, "this server speaks HTTPS: open the https:// URL techo serve printed"))
+            } else {
+                close(w.fd)
+            }
+            return true
+        }
+        let whole = n >= 5 ? min(buffer.count, 5 + (Int(buffer[3]) << 8 | Int(buffer[4]))) : 5
+        if n < whole || (n >= 2 && buffer[1] != 3) {
+            if n >= 2 && buffer[1] != 3 || events & (ConnectionGate.pollReadHangUp | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
+                close(w.fd)
+                return true
+            }
+            var low = Int32(n < 5 ? n + 1 : whole)
+            setsockopt(w.fd, SOL_SOCKET, SO_RCVLOWAT, &low, socklen_t(MemoryLayout<Int32>.size))
+            return false
+        }
+        var low: Int32 = 1
+        setsockopt(w.fd, SOL_SOCKET, SO_RCVLOWAT, &low, socklen_t(MemoryLayout<Int32>.size))
+        var address = w.address
+        withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { handOverTLS(w.fd, $0, w.addressLength) } }
+        count(\.handedOver)
+        return true
     }
 
     /// Accepts what is waiting on the listening socket; false when it is gone.

@@ -55,11 +55,23 @@ public final class HTTPDaemon: @unchecked Sendable {
         /// its Content-Length when its head is screened; past it the answer is 503). Default
         /// 768 MiB: the largest upload and room for everything else.
         public var bodyBytes = 768 << 20
+        /// With TLS: connections from one address at once (the gate cannot read an encrypted
+        /// head, so the library holds a connection from its handshake on). Default 16.
+        public var tlsConnectionsPerAddress: UInt32 = 16
         public init() {}
+    }
+
+    /// A certificate chain and its private key, PEM, for HTTPS.
+    public struct TLSCredentials: Sendable {
+        public var certificate: [UInt8]
+        public var key: [UInt8]
+        public init(certificate: [UInt8], key: [UInt8]) { self.certificate = certificate; self.key = key }
     }
 
     /// The port it listens on (the chosen one when asked for port 0).
     public private(set) var port: UInt16 = 0
+    /// It speaks HTTPS.
+    public let tls: Bool
     let handler: HTTPHandler
     let limits: Limits
     private var daemon: OpaquePointer?
@@ -73,22 +85,39 @@ public final class HTTPDaemon: @unchecked Sendable {
 
     /// Starts listening on `host` (an IPv4 or IPv6 literal) and `port` (0: any free port); with
     /// `dualStack`, an IPv6 `host` (`::`) takes IPv4 connections too.
-    public init(host: String, port: UInt16, limits: Limits = Limits(), dualStack: Bool = false, handler: HTTPHandler) throws {
+    /// With `tls`, it speaks HTTPS only.
+    public init(
+        host: String, port: UInt16, limits: Limits = Limits(), dualStack: Bool = false, tls credentials: TLSCredentials? = nil, handler: HTTPHandler
+    ) throws {
         self.handler = handler
         self.limits = limits
+        self.tls = credentials != nil
         if let why = LazyLibraries.missing([TECHO_LAZY_MICROHTTPD]) { throw ServerStartError(description: why) }
         let listener = try HTTPDaemon.listen(host: host, port: port, dualStack: dualStack)
         let flags = UInt32(
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
                 | MHD_USE_ITC.rawValue | MHD_USE_POLL.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        guard
-            let started = techo_mhd_start(
+        let started: OpaquePointer?
+        if let credentials {
+            // Until its head is in, a TLS connection may idle only as long as a head may take at
+            // the gate; the access handler then gives it the usual idle timeout.
+            let headTimeout = UInt32(max(1, limits.headSeconds.rounded(.up)))
+            started = techo_mhd_start_tls(
+                flags, HTTPDaemon.access, HTTPDaemon.completed, HTTPDaemon.notify, HTTPDaemon.keepEscapes, context,
+                limits.connections * 2, headTimeout, limits.connectionMemory, limits.tlsConnectionsPerAddress,
+                String(decoding: credentials.certificate, as: UTF8.self), String(decoding: credentials.key, as: UTF8.self))
+        } else {
+            started = techo_mhd_start(
                 flags, HTTPDaemon.access, HTTPDaemon.completed, HTTPDaemon.notify, HTTPDaemon.keepEscapes, context,
                 limits.connections * 2, limits.idleTimeout, limits.connectionMemory)
-        else {
+        }
+        guard let started else {
             close(listener.fd)
-            throw ServerStartError(description: "libmicrohttpd did not start")
+            throw ServerStartError(
+                description: credentials == nil
+                    ? "libmicrohttpd did not start"
+                    : "HTTPS did not start with the certificate and key given: both must be PEM, and the key the certificate's")
         }
         daemon = started
         self.port = listener.port
@@ -101,7 +130,8 @@ public final class HTTPDaemon: @unchecked Sendable {
             decide: { [unowned self] request, fd, address, length in self.decide(request, fd, address, length) },
             refuse: { [unowned self] method, target, status, message in
                 self.handler.malformed(method: method, target: target, status: status, message: message)
-            })
+            }, tls: credentials != nil,
+            handOverTLS: { [unowned self] fd, address, length in self.handOver(fd, address, length) })
         self.gate = gate
         gate.start()
     }
@@ -157,13 +187,28 @@ public final class HTTPDaemon: @unchecked Sendable {
     func decide(_ request: HTTPRequest, _ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> ConnectionGate.Decision {
         let (refusal, _) = handler.screen(request)
         if let refusal { return .answer(refusal) }
-        lock.lock()
-        guard served < Int(limits.connections), let daemon else {
-            lock.unlock()
+        guard add(fd, address, length) else {
             return .answer(
                 handler.malformed(
                     method: request.method, target: request.path, status: 503, message: "the server is busy: \(limits.connections) requests at once; try again")
             )
+        }
+        return .handOver
+    }
+
+    /// Hands a TLS connection to the library before its head (which only the library can
+    /// decrypt): the access handler screens it. Past the connection limit it is closed.
+    func handOver(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) {
+        if !add(fd, address, length) { close(fd) }
+    }
+
+    /// Counts a connection in and gives it to the library; false, the socket still the caller's,
+    /// when `limits.connections` are served already or the daemon has stopped.
+    private func add(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Bool {
+        lock.lock()
+        guard served < Int(limits.connections), let daemon else {
+            lock.unlock()
+            return false
         }
         served += 1
         lock.unlock()
@@ -171,7 +216,7 @@ public final class HTTPDaemon: @unchecked Sendable {
         if MHD_add_connection(daemon, fd, address, length) != .YES {
             lock.lock(); served -= 1; lock.unlock()
         }
-        return .handOver
+        return true
     }
 
     /// Stops accepting connections, waits up to `grace` seconds for requests in flight to finish
@@ -235,6 +280,7 @@ public final class HTTPDaemon: @unchecked Sendable {
         if conCls.pointee == nil {
             // First call: the headers are here, the body is not.
             daemon.begin()
+            if daemon.tls { _ = techo_mhd_connection_timeout(connection, daemon.limits.idleTimeout) }
             let methodText = method.map { String(cString: $0) } ?? "GET"
             let target = url.map { String(cString: $0) } ?? "/"
             let request: HTTPRequest
