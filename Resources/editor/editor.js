@@ -8,6 +8,7 @@ import { Api } from './api.js';
 import { compactLayout } from './compact.js';
 import { DrawnPixels } from './drawn-pixels.js';
 import { allAt, nextBelowAt, topmostAt } from './hit-test.js';
+import { InkPreview } from './ink-preview.js';
 import { PointerInput } from './input.js';
 import { LiveGestures } from './live-gesture.js';
 import { Nudge } from './nudge.js';
@@ -17,14 +18,17 @@ import { headerPanel } from './panels/header.js';
 import { layersPanel } from './panels/layers.js';
 import { pagePanel } from './panels/page.js';
 import { pagesPanel } from './panels/pages.js';
+import { PenFirst, penOnlySwitch } from './pen-first.js';
 import { selectionPanel } from './panels/selection.js';
 import { SelectionFrame } from './selection-frame.js';
 import { PALETTE, toolsPanel } from './panels/tools.js';
 import { stickersPanel } from './panels/stickers.js';
 import { SelectionBar } from './selection-bar.js';
 import { EditorState } from './state.js';
+import { StrokeSelection } from './stroke-selection.js';
 import { makeTools } from './tools/index.js';
 import { View } from './view.js';
+import { Widths } from './widths.js';
 import { Zoom } from './zoom.js';
 
 const SHORTCUTS = { v: 'select', p: 'pencil', h: 'highlighter', l: 'line', r: 'rect', o: 'ellipse', e: 'eraser', t: 'text' };
@@ -34,7 +38,13 @@ class Editor {
     this.api = Api.fromLocation(window.location);
     this.view = new View(document);
     this.state = new EditorState(this.api, this.view, { onHandleFocus: (id) => this.select(id, { focus: false }) });
-    this.style = { color: PALETTE[1][0], width: 6, fill: false };
+    this.widths = new Widths(() => (this.state.pageMeta() || {}).dpi || 300, document.getElementById('width'), document.getElementById('width-value'));
+    const widths = this.widths;
+    // The width is the tool in hand's (widths.js), in page pixels.
+    this.style = { color: PALETTE[1][0], get width() { return widths.px; }, set width(mm) { widths.set(mm); }, fill: false };
+    this.penFirst = new PenFirst(storage());
+    this.ink = new InkPreview(this.view);
+    this.strokes = new StrokeSelection(this);
     this.tools = makeTools(this);
     this.tool = this.tools.select;
     this.queue = Promise.resolve();
@@ -50,6 +60,7 @@ class Editor {
 
   async start() {
     this.buildPanels();
+    penOnlySwitch(document.querySelector('[data-techo-action=pen-only]'), this.penFirst);
     this.zoom = new Zoom(this);
     this.gestures.sharpView = () => this.zoom.sharpView();
     // The selection's frame sits in the page's zoomed pixels: it follows each zoom.
@@ -133,7 +144,16 @@ class Editor {
 
   pointer(e) {
     if (!this.state.pageData) return;
-    this.tool.dispatch(e);
+    // Pen first (pen-first.js): a pen cancels the touches down before it, a touch while it
+    // writes goes nowhere, and with "pen only" on a finger selects whatever tool is in hand.
+    const toolFor = (route) => (route === 'select' ? this.tools.select : this.tool);
+    const route = this.penFirst.route(e, (r) => toolFor(r).cancel());
+    if (route) toolFor(route).dispatch(e);
+  }
+
+  /** An endless page's view grows as the pen nears its end (view.js). */
+  growPage(point) {
+    if (point && this.view.growTo(point[1])) this.zoom.changed({ handles: false });
   }
 
   setTool(name) {
@@ -142,10 +162,12 @@ class Editor {
     this.tool = this.tools[name];
     this.view.frame.dataset.tool = name;
     this.panels.tools.showTool(name);
-    if (name !== 'select') this.select(null);
+    if (name !== 'select') { this.select(null); this.strokes.select(null); }
+    this.widths.showFor(name);
   }
 
   select(id, { focus = true } = {}) {
+    if (id && this.strokes.id) this.strokes.select(null);
     if (id !== this.state.selection) this.panels.selection.commitEditing();
     if (id && !this.state.elementById(id)) id = null;
     this.state.selection = id;
@@ -165,7 +187,7 @@ class Editor {
    * the selection on the page element for scripts (`data-techo-selection`, empty for none).
    */
   showFrame() {
-    this.view.frame.dataset.techoSelection = this.state.selection || '';
+    this.view.frame.dataset.techoSelection = this.state.selection || this.strokes.id || '';
     const el = this.state.selection ? this.state.elementById(this.state.selection) : null;
     this.selectionFrame.show(el && !el.locked ? el : null, el && el.transform);
   }
@@ -177,7 +199,10 @@ class Editor {
     const key = e.key.toLowerCase();
     if (mod && !typing && key === 'z') { e.preventDefault(); this.undoRedo(e.shiftKey ? 'redo' : 'undo'); return; }
     if (mod && !typing && key === 'y') { e.preventDefault(); this.undoRedo('redo'); return; }
-    if (e.key === 'Escape') { this.tool.cancel(); this.select(null); return; }
+    if (e.key === 'Escape') { this.tool.cancel(); this.select(null); this.strokes.select(null); return; }
+    // A picked stroke is deleted from anywhere but a text field (the width slider just used, too).
+    const textField = typing && !(t.tagName === 'INPUT' && ['range', 'checkbox', 'color', 'button'].includes(t.type));
+    if (this.strokes.id && !textField && !mod && (e.key === 'Delete' || e.key === 'Backspace')) { e.preventDefault(); this.strokes.remove(); return; }
     if (typing || mod || e.altKey) return;
     const onHandle = t && t.classList && t.classList.contains('handle');
     if (onHandle && e.key.startsWith('Arrow')) {
@@ -236,8 +261,8 @@ class Editor {
   commitStroke(stroke) {
     return this.change(async () => {
       await this.api.draw(this.state.pageId, stroke);
-      await this.refresh(() => this.view.clearOverlay());
-    }, () => this.view.clearOverlay());
+      await this.refresh(() => { this.view.clearOverlay(); this.ink.clear(); });
+    }, () => { this.view.clearOverlay(); this.ink.clear(); });
   }
 
   washiColor() { return `${this.style.color.slice(0, 7)}cc`; }
@@ -261,6 +286,11 @@ class Editor {
     this.view.stage.scrollTop = 0;
     this.refresh();
   }
+}
+
+/** The browser's localStorage, or null where it is refused (a private window, a sandbox). */
+function storage() {
+  try { return window.localStorage; } catch { return null; }
 }
 
 const editor = new Editor();

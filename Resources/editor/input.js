@@ -14,7 +14,8 @@ const DOUBLE_TAP_DISTANCE_CSS = 30;
 /**
  * Listens on the page element and calls `sink(event)` with normalised events:
  * `{kind: 'down'|'move'|'up'|'cancel'|'doubletap', id, pointerType, x, y, pressure, time,
- *   samples: [{x, y, pressure, time}], shiftKey, altKey, count}`, where x, y are page pixels and
+ *   samples: [{x, y, pressure, time}], predicted: [[x, y, pressure]] (moves only), shiftKey, altKey,
+ *   count}`, where x, y are page pixels and
  * `count` is the number of pointers down. `toPage(clientX, clientY)` maps to page pixels.
  */
 export class PointerInput {
@@ -62,7 +63,11 @@ export class PointerInput {
       const [x, y] = this.toPage(c.clientX, c.clientY);
       return { x, y, pressure: pressureOf(c), time: c.timeStamp };
     });
-    this.sink(this.normalise('move', e, samples));
+    const ev = this.normalise('move', e, samples);
+    // Where the browser expects the pointer next (Chromium): drawn as a temporary tail, never kept.
+    const predicted = typeof e.getPredictedEvents === 'function' ? e.getPredictedEvents() : [];
+    ev.predicted = predicted.map((c) => [...this.toPage(c.clientX, c.clientY), pressureOf(c)]);
+    this.sink(ev);
   }
 
   up(e, kind) {

@@ -105,6 +105,7 @@ export class EditorState {
       decoding = decode(await this.api.render(id, this.view.scale));
     }
     this.pageData = data;
+    this.view.paper(data.page && data.page.background);
     if (this.selection && !data.elements.some((e) => e.id === this.selection)) this.selection = null;
     await this.view.showRender(decoding, () => {
       this.view.showHandles(data.elements, this.selection, (h) => this.onHandleFocus(h));

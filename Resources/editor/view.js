@@ -19,6 +19,7 @@ export class View {
     this.statusTimer = 0;
     this.zoom = 1;                 // the camera's zoom (camera.js): 1 = the page fits the stage
     this.fitWidth = 0;             // the page's CSS width at zoom 1
+    this.reach = 0;                // an endless page: how far down (page px) the pen has gone
   }
 
   get dpr() { return window.devicePixelRatio || 1; }
@@ -38,6 +39,7 @@ export class View {
    * pixels wide so the render maps onto device pixels one to one.
    */
   layout(page) {
+    if (page.endless) page = this.endlessView(page);
     const style = getComputedStyle(this.stage);
     const padX = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
     const padY = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
@@ -54,6 +56,8 @@ export class View {
     this.cssHeight = this.cssWidth * page.height / page.width;
     this.frame.style.width = `${this.cssWidth}px`;
     this.frame.style.height = `${this.cssHeight}px`;
+    // The render covers the page as stored; an endless page's view goes on below it (paper).
+    this.frame.style.setProperty('--render-h', `${(100 * (page.storedHeight ?? page.height)) / page.height}%`);
     this.frame.dataset.techoPage = page.id;
     this.frame.dataset.techoZoom = String(Number((this.cssWidth / this.fitWidth).toFixed(4)));
     this.frame.setAttribute('aria-label', `Page ${page.id}`);
@@ -62,6 +66,39 @@ export class View {
     const ow = Math.round(this.fitWidth * this.dpr), oh = Math.round(this.fitWidth * page.height / page.width * this.dpr);
     if (this.overlay.width !== ow) this.overlay.width = ow;
     if (this.overlay.height !== oh) this.overlay.height = oh;
+  }
+
+  /**
+   * An endless page as the editor shows it: its stored height (its content and margin, what the
+   * renders cover) and below it at least one screen of paper, more where the pen has gone, so
+   * there is always room to write on. The page's stored size does not change: a stroke drawn
+   * below grows it, as the format says.
+   */
+  endlessView(page) {
+    if (!this.page || this.page.id !== page.id) this.reach = 0;
+    const stored = page.storedHeight ?? page.height;
+    const w = Math.max(1, this.stage.clientWidth), screen = (this.stage.clientHeight / w) * page.width;
+    return { ...page, storedHeight: stored, height: Math.ceil(Math.max(stored, this.reach) + screen) };
+  }
+
+  /**
+   * The pen reached page y on an endless page: when that is within half a screen of the view's
+   * end, the view grows (a screen of paper below y). True when it grew.
+   */
+  growTo(y) {
+    const p = this.page;
+    if (!p || !p.endless || !Number.isFinite(y)) return false;
+    const screen = (this.stage.clientHeight / Math.max(1, this.cssWidth)) * p.width;
+    if (y < p.height - screen / 2) return false;
+    this.reach = Math.max(this.reach, y);
+    this.layout({ ...p, height: p.storedHeight });
+    return true;
+  }
+
+  /** The paper's colour shows where an endless page's view goes on below its render. */
+  paper(background) {
+    const c = background && typeof background.color === 'string' ? background.color : '';
+    this.frame.style.backgroundColor = /^#[0-9a-fA-F]{3,8}$/.test(c) ? c : '';
   }
 
   /** Client coordinates to page pixels. */
@@ -172,14 +209,16 @@ export class View {
     const ctx = this.context();
     const sx = this.overlay.width / this.page.width, sy = this.overlay.height / this.page.height;
     ctx.clearRect(0, 0, this.overlay.width, this.overlay.height);
-    ctx.drawImage(backdrop, 0, 0, this.overlay.width, this.overlay.height);
+    // The renders cover the page as stored (an endless page's view goes on below).
+    const rh = this.overlay.height * (this.page.storedHeight ?? this.page.height) / this.page.height;
+    ctx.drawImage(backdrop, 0, 0, this.overlay.width, rh);
     const t = multiply([sx, 0, 0, sy, 0, 0], m);
     ctx.setTransform(t[0], t[1], t[2], t[3], t[4], t[5]);
     ctx.imageSmoothingQuality = 'high';
     ctx.drawImage(sprite, rect[0], rect[1], rect[2], rect[3]);
     if (above) {
       ctx.setTransform(1, 0, 0, 1, 0, 0);
-      ctx.drawImage(above, 0, 0, this.overlay.width, this.overlay.height);
+      ctx.drawImage(above, 0, 0, this.overlay.width, rh);
     }
     this.frame.classList.add('live');
   }

@@ -169,6 +169,9 @@ export class Zoom {
   }
 
   down(e) {
+    // A pen on the screen: the hand holding it is not zooming (pen-first.js).
+    if (e.pointerType === 'pen') { this.pinch = null; this.touches.clear(); }
+    if (e.pointerType === 'touch' && this.editor.penFirst.penDown) return;
     if (this.space && (e.pointerType !== 'touch')) {
       // Space+drag pans, whatever tool is in hand; the tool never sees it.
       e.stopPropagation();
@@ -259,7 +262,10 @@ export class Zoom {
     const scale = Math.min(4, v.k * v.dpr);
     if (scale <= v.scale * 1.02) return null;
     const region = visibleRegion(this.frame.getBoundingClientRect(), this.stage.getBoundingClientRect(), v.page.width, v.page.height);
-    return region ? { scale, region } : null;
+    // An endless page's renders stop at its stored height; below is the view's own paper.
+    const stored = v.page.storedHeight ?? v.page.height;
+    if (region && region[1] + region[3] > stored) region[3] = stored - region[1];
+    return region && region[3] > 0 ? { scale, region } : null;
   }
 
   async updateTile() {

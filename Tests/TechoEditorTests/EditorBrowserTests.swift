@@ -173,7 +173,7 @@ import Testing
         // The widest width (a click at the slider's right end), dragged across the stroke at x = 300.
         let slider = try f.tab.box("#width")
         try f.tab.click(slider.x + slider.w - 1, slider.y + slider.h / 2)
-        try f.tab.waitFor("techoEditor.style.width === 20", what: "width 20")
+        try f.tab.waitFor("Math.abs(techoEditor.style.width - 15 / 25.4 * 300) < 0.01", what: "the eraser's widest, 15 mm")
         try f.tab.drag(from: try f.client(300, 560), to: try f.client(300, 720), steps: 10)
         try f.waitForJournal("an eraser stroke") {
             ((try f.element("ink-1")["strokes"] as? [[String: Any]])?.last?["tool"] as? String) == "eraser"

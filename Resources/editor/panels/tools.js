@@ -36,14 +36,21 @@ export function toolsPanel(doc, editor) {
     b.title = name;
     b.dataset.color = color;
     b.innerHTML = `<span style="background:${color}"></span>`;
-    b.addEventListener('click', () => setColor(color));
+    b.addEventListener('click', () => { setColor(color); restyleStroke({ color }); });
     palette.append(b);
   }
   picker.addEventListener('input', (e) => setColor(e.target.value));
-  const widthValue = doc.getElementById('width-value');
-  doc.getElementById('width').addEventListener('input', (e) => { style.width = Number(e.target.value); widthValue.value = e.target.value; });
+  picker.addEventListener('change', (e) => restyleStroke({ color: e.target.value }));
+  // Widths are per tool, in mm (widths.js); a selected stroke takes the width when the slider is let go.
+  const width = doc.getElementById('width');
+  width.addEventListener('input', (e) => editor.widths.set(Number(e.target.value)));
+  width.addEventListener('change', () => restyleStroke({ width: editor.style.width }));
+  editor.widths.showFor('pencil');
   doc.getElementById('fill').addEventListener('change', (e) => { style.fill = e.target.checked; });
   setColor(style.color);
+
+  /** A colour or width chosen while a stroke is selected recolours or re-widths it (one step). */
+  function restyleStroke(fields) { if (editor.strokes.id) editor.strokes.restyle(fields); }
 
   return {
     /** Marks the current tool's button pressed. */

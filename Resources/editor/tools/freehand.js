@@ -1,6 +1,8 @@
 // Freehand tools: pencil, highlighter and eraser. One stroke from pointer down to pointer up,
-// drawn live on the overlay and sent as one `draw` when the pointer lifts. A pen's pressure
-// becomes the pencil's point pressure (§4); a mouse or finger draws at an even width.
+// drawn live under the pen (ink-preview.js: in the pointer event itself, only what it added, as
+// the renderer will draw it, with the browser's predicted points as a temporary tail) and sent as
+// one `draw` when the pointer lifts. A pen's pressure becomes the pencil's point pressure (§4); a
+// mouse or finger draws at an even width.
 
 import { Tool } from './tool.js';
 
@@ -20,24 +22,27 @@ export function freehandTool(name, editor) {
         d.stroke = { tool: name, width: style.width, points: [] };
         if (name !== 'eraser') d.stroke.color = style.color;
         add(d, e.samples);
-        editor.view.drawStroke(d.stroke);
+        editor.ink.begin(d.stroke);
+        editor.ink.update(e.predicted);
       },
       onPointerMove(e, tool) {
         const d = tool.data;
         if (e.id !== d.pointer) return;    // a second finger (a palm) does not draw
         add(d, e.samples);
-        editor.view.drawStroke(d.stroke);
+        editor.ink.update(e.predicted);
+        editor.growPage(d.stroke.points[d.stroke.points.length - 1]);
       },
       onPointerUp(e, tool) {
         const d = tool.data;
         if (e.id !== d.pointer) return;
         // A lifted pen reports pressure 0: the end point keeps the last pressure it drew with.
         add(d, e.samples.map((s) => ({ ...s, pressure: d.lastPressure ?? s.pressure })));
+        editor.ink.update();
         editor.commitStroke(d.stroke);
         tool.transition('idle');
       },
       onCancel(e, tool) {
-        editor.view.clearOverlay();
+        editor.ink.clear();
         tool.transition('idle');
       },
     },

@@ -4,6 +4,7 @@ import { freehandTool } from './freehand.js';
 import { selectTool } from './select.js';
 import { shapeTool } from './shape.js';
 import { textTool } from './text.js';
+import { strokeEraserTool } from './stroke-eraser.js';
 
 export function makeTools(editor) {
   return {
@@ -11,6 +12,7 @@ export function makeTools(editor) {
     pencil: freehandTool('pencil', editor),
     highlighter: freehandTool('highlighter', editor),
     eraser: freehandTool('eraser', editor),
+    'stroke-eraser': strokeEraserTool(editor),
     line: shapeTool('line', editor),
     dash: shapeTool('dash', editor),
     rect: shapeTool('rect', editor),

@@ -8,6 +8,7 @@
 
 import { boxOf, SNAP_SCREEN_PX, snapBox, snapLines } from '../snap.js';
 import { GestureRecognizer } from '../input.js';
+import { pageHasStrokes, strokeAbove } from '../stroke-selection.js';
 import { handleStates, handleUnder, screenK } from './select-handles.js';
 import { Tool } from './tool.js';
 
@@ -30,6 +31,14 @@ export function selectTool(editor) {
   function press(e, tool) {
     // Alt (Option) picks the element under the selected one there: a sticker under another.
     const hit = editor.hitTest(e.x, e.y, { below: !!e.altKey });
+    // A stroke of an ink layer above that element (stroke-selection.js says how they stack).
+    const stroke = !e.altKey && strokeAbove(e.strokeHits || [], hit, editor.state.pageData.elements);
+    if (stroke) {
+      editor.strokes.select(stroke);
+      tool.transition('movingStroke', e);
+      return;
+    }
+    if (editor.strokes.id) editor.strokes.select(null);
     if (!hit && e.pointerType === 'touch' && editor.state.selection) {
       // Perhaps the first of two fingers about to pinch the selection.
       tool.transition('fingerOnPaper', e);
@@ -44,8 +53,11 @@ export function selectTool(editor) {
       onPointerDown(e, tool) {
         const handle = handleUnder(editor, e.x, e.y);
         if (handle) { tool.transition('pointingHandle', { event: e, ...handle }); return; }
-        // The stickers' pixels under the pointer decide what it picks: wait for any not in yet.
-        const wait = editor.pixelsPending(e.x, e.y);
+        // The stickers' pixels and the strokes under the pointer decide what it picks: wait for
+        // what is not in yet.
+        const pixels = editor.pixelsPending(e.x, e.y);
+        const strokes = e.altKey || !pageHasStrokes(editor.state.pageData) ? null : editor.strokes.hits([[e.x, e.y]]).then((h) => { e.strokeHits = h; }, () => {});
+        const wait = pixels && strokes ? Promise.all([pixels, strokes]) : pixels || strokes;
         if (wait) { tool.transition('picking', { event: e, wait }); return; }
         press(e, tool);
       },
@@ -151,6 +163,27 @@ export function selectTool(editor) {
         tool.data.live.abort();
         tool.transition('idle');
       },
+    },
+
+    // A stroke picked: a drag moves it (its frame follows; one gesture at the release).
+    movingStroke: {
+      onEnter(e, tool) { tool.data = { id: e.id, start: [e.x, e.y], offset: [0, 0] }; },
+      onPointerMove(e, tool) {
+        const d = tool.data;
+        if (e.id !== d.id) return;
+        d.offset = [e.x - d.start[0], e.y - d.start[1]];
+        editor.strokes.show(d.offset);
+      },
+      onPointerUp(e, tool) {
+        const d = tool.data;
+        if (e.id !== d.id) return;
+        tool.transition('idle');
+        const [dx, dy] = [Math.round(d.offset[0] * 100) / 100, Math.round(d.offset[1] * 100) / 100];
+        // A press that barely moved (under 3 screen px) only selects.
+        if (Math.hypot(dx, dy) * editor.view.k < 3) { editor.strokes.show(); return; }
+        editor.strokes.move(dx, dy);
+      },
+      onCancel(e, tool) { editor.strokes.show(); tool.transition('idle'); },
     },
 
     ...handleStates(editor),

@@ -1,0 +1,157 @@
+// Ink as objects: one stroke picked with the select tool, to move, recolour, re-width or delete
+// (each one request, one history step, through the stroke routes of the API). The page's answer
+// carries no stroke geometry, so which strokes are under a point or along a drag is asked of the
+// server (`POST …/strokes/hit`, the renderer's own outlines), and a stroke's box and style of
+// `GET …/strokes`.
+//
+// How strokes and elements stack: as the renderer draws them. An ink layer is one element in the
+// page's stack; inside it, its pen strokes lie above its highlighters (a highlighter never dulls
+// ink), each kind in the order drawn. A press picks the topmost of all that draws the point: an
+// element above the ink layer wins over its strokes, a stroke wins over the elements under its
+// layer. A locked or hidden ink layer gives no strokes.
+
+/** How far (screen pixels) from a stroke's outline a press still picks it. */
+export const STROKE_REACH_CSS = 6;
+
+/**
+ * The stroke `hits` (server order: topmost first, each `{id, layer}`) that a press picks, given
+ * `element` (the topmost element the press is on, or null) and the page's `elements` (bottom to
+ * top): the topmost stroke whose layer lies above that element and is not locked. Pure.
+ */
+export function strokeAbove(hits, element, elements) {
+  const index = new Map(elements.map((e, i) => [e.id, i]));
+  const floor = element ? index.get(element.id) ?? -1 : -1;
+  for (const h of hits) {
+    const layer = elements[index.get(h.layer)];
+    if (!layer || layer.locked || layer.hidden) continue;
+    if (index.get(h.layer) > floor) return h;
+  }
+  return null;
+}
+
+export class StrokeSelection {
+  constructor(editor) {
+    this.editor = editor;
+    this.view = editor.view;
+    this.current = null;          // {id, layer, bounds, color, width, tool}
+    const doc = this.view.doc;
+    this.frame = doc.createElement('div');
+    this.frame.className = 'stroke-frame';
+    this.frame.hidden = true;
+    this.frame.dataset.techoStrokeFrame = '';
+    this.bar = doc.createElement('div');
+    this.bar.className = 'stroke-bar';
+    this.bar.hidden = true;
+    this.bar.innerHTML = '<button type="button" data-techo-action="delete-stroke" aria-label="Delete this stroke" title="Delete (Del)">Delete</button>';
+    this.bar.querySelector('button').addEventListener('click', () => this.remove());
+    this.view.frame.append(this.frame, this.bar);
+    editor.state.on('page', () => this.reload());
+  }
+
+  get id() { return this.current ? this.current.id : null; }
+
+  /** The strokes within reach of page point (x, y) or along the polyline `points`, topmost first. */
+  async hits(points, reachCss = STROKE_REACH_CSS) {
+    const st = this.editor.state;
+    if (!pageHasStrokes(st.pageData)) return [];
+    const radius = reachCss / (this.view.k || 1);
+    const res = await this.editor.api.request('POST', `/api/pages/${encodeURIComponent(st.pageId)}/strokes/hit`, { json: { points, radius } });
+    const body = await res.json();
+    return body.hits || [];
+  }
+
+  /** Selects stroke `hit` ({id, layer}), or none; the element selection is cleared. */
+  async select(hit) {
+    this.current = hit ? { ...hit } : null;
+    if (hit) {
+      this.editor.select(null);
+      this.current = { ...hit };
+      await this.reload();
+    }
+    this.show();
+  }
+
+  /** Reads the selected stroke's box and style again (after a change or a new revision). */
+  async reload() {
+    const c = this.current;
+    if (!c) { this.show(); return; }
+    const st = this.editor.state;
+    try {
+      const list = await this.editor.api.json('GET', `/api/pages/${encodeURIComponent(st.pageId)}/strokes`);
+      const s = (list.strokes || []).find((x) => x.id === c.id);
+      if (this.current !== c) return;
+      if (!s) { this.current = null; } else { Object.assign(c, s); this.editor.widths.showStroke(s.tool, s.width); }
+    } catch { this.current = null; }
+    this.show();
+  }
+
+  /** The frame over the stroke's box, moved by `offset` (page pixels) during a drag. */
+  show(offset = [0, 0]) {
+    const c = this.current;
+    const editor = this.editor;
+    editor.view.frame.dataset.techoSelection = c ? c.id : (editor.state.selection || '');
+    if (!c || !c.bounds) { this.frame.hidden = this.bar.hidden = true; return; }
+    const k = this.view.k;
+    const [x, y, w, h] = c.bounds;
+    Object.assign(this.frame.style, {
+      left: `${(x + offset[0]) * k}px`, top: `${(y + offset[1]) * k}px`, width: `${w * k}px`, height: `${h * k}px`,
+    });
+    this.frame.hidden = false;
+    this.bar.style.left = `${(x + offset[0]) * k}px`;
+    this.bar.style.top = `${(y + offset[1] + h) * k + 8}px`;
+    this.bar.hidden = offset[0] !== 0 || offset[1] !== 0;
+  }
+
+  /** Moves the stroke by (dx, dy) page pixels: one `gesture`, one history step. */
+  move(dx, dy) {
+    const c = this.current;
+    if (!c || (dx === 0 && dy === 0)) { this.show(); return Promise.resolve(); }
+    const st = this.editor.state;
+    return this.editor.change(async () => {
+      await this.editor.api.json('POST', `/api/pages/${encodeURIComponent(st.pageId)}/strokes/${encodeURIComponent(c.id)}/gesture`, {
+        json: { events: [{ gesture: 'pan', state: 'changed', translation: [dx, dy] }] },
+      });
+      await this.editor.refresh();
+    }, () => this.show());
+  }
+
+  /** Sets the stroke's colour or width (`fields`): one `set`, one history step. */
+  restyle(fields) {
+    const c = this.current;
+    if (!c) return Promise.resolve();
+    const st = this.editor.state;
+    return this.editor.change(async () => {
+      await this.editor.api.json('PATCH', `/api/pages/${encodeURIComponent(st.pageId)}/strokes/${encodeURIComponent(c.id)}`, { json: fields });
+      await this.editor.refresh();
+    });
+  }
+
+  /** Deletes the stroke: one `rm`, one history step. */
+  remove() {
+    const c = this.current;
+    if (!c) return Promise.resolve();
+    const st = this.editor.state;
+    this.current = null;
+    this.show();
+    return this.editor.change(async () => {
+      await this.editor.api.json('DELETE', `/api/pages/${encodeURIComponent(st.pageId)}/strokes/${encodeURIComponent(c.id)}`);
+      await this.editor.refresh();
+    });
+  }
+
+  /** Removes whole strokes `ids` as one history step (the stroke eraser's drag). */
+  erase(ids) {
+    const st = this.editor.state;
+    if (this.current && ids.includes(this.current.id)) { this.current = null; this.show(); }
+    return this.editor.change(async () => {
+      await this.editor.api.json('POST', `/api/pages/${encodeURIComponent(st.pageId)}/strokes/erase`, { json: { ids } });
+      await this.editor.refresh(() => this.editor.view.clearOverlay());
+    }, () => this.editor.view.clearOverlay());
+  }
+}
+
+/** Whether the page's answer lists any stroke (each ink layer's `strokes` is its count). */
+export function pageHasStrokes(data) {
+  const els = data && data.page && data.page.elements;
+  return !!els && els.some((e) => e.type === 'ink' && (typeof e.strokes === 'number' ? e.strokes > 0 : (e.strokes || []).length > 0));
+}
