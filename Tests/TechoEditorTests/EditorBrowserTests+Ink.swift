@@ -51,7 +51,8 @@ extension EditorFixture {
 
     /// The "pen only" switch's aria-pressed, or "none" when there is no switch.
     var penOnlyPressed: String {
-        ((try? tab.evaluate("(document.querySelector('[data-techo-action=pen-only]') || { getAttribute: () => 'none' }).getAttribute('aria-pressed')")) as? String) ?? "none"
+        let js = "(document.querySelector('[data-techo-action=pen-only]') || { getAttribute: () => 'none' }).getAttribute('aria-pressed')"
+        return ((try? tab.evaluate(js)) as? String) ?? "none"
     }
 
     func selectionHook() throws -> String { try tab.evaluate("document.querySelector('[data-techo-page]').dataset.techoSelection") as? String ?? "?" }
@@ -148,7 +149,8 @@ extension EditorBrowserTests {
         let f = try EditorFixture(width: size.0, height: size.1, touch: size.0 < 1200)
         // A second stroke under the tomato (the sticker is above the ink layer).
         _ = try Techo.run(["draw", f.journal.path, "p1", "--tool", "pencil", "--width", "10", "--points", "120,250 280,250"], in: f.folder)
-        try f.tab.waitFor("techoEditor.pageData && techoEditor.pageData.page.elements.some((e) => e.type === 'ink' && e.strokes === 2)", what: "the second stroke")
+        try f.tab.waitFor(
+            "techoEditor.pageData && techoEditor.pageData.page.elements.some((e) => e.type === 'ink' && e.strokes === 2)", what: "the second stroke")
         try f.waitSettled()
         var steps = f.appliedSteps
         let on = try f.client(300, 640)
