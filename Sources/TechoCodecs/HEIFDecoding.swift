@@ -11,10 +11,11 @@
 import CLibHeif
 import CTechoLazy
 import Foundation
+import TechoRaster
 
 enum HEIFDecoding {
     /// Tiles of one grid decoded at once: the cores there are, at most 8.
-    static let tileThreads = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+    static let tileThreads = max(1, min(8, Cores.available))
 
     /// Size and alpha of the primary image, after its transformations, checked against `limits`.
     static func info(_ bytes: [UInt8], format: ImageFormat, file: String, limits: ImageLimits) throws -> ImageInfo {

@@ -7,6 +7,7 @@ import Dispatch
 import Foundation
 import TechoCodecs
 import TechoModel
+import TechoRaster
 import TechoRender
 
 public enum ExportFormat: String, CaseIterable, Sendable {
@@ -37,7 +38,7 @@ public struct ExportSettings {
     public var level = 4
     /// Pages rendered at once. Default: one per core (`TECHO_JOBS` sets fewer; more than one
     /// per core would only hold more pages in memory, and the workers are at most one per core).
-    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    public var jobs = Cores.available
     /// A PDF of page pictures (one image per page at the render scale, the PDF techo wrote
     /// before its vector PDF) instead of vectors (`--raster`). Default false.
     public var rasterPDF = false

@@ -39,7 +39,7 @@ public final class PageRenderer: @unchecked Sendable {
     /// and composes each page on `composeThreads` threads (at least 1).
     public init(
         assetURL: @escaping (AssetRef) throws -> URL,
-        composeThreads: Int = ProcessInfo.processInfo.activeProcessorCount
+        composeThreads: Int = Cores.available
     ) {
         images = ImageCache(assetURL: assetURL)
         self.composeThreads = max(1, composeThreads)
