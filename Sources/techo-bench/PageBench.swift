@@ -119,7 +119,7 @@ private func timing(_ key: String, in text: String) -> Double? {
     return Double(line[r.upperBound...].prefix { $0 == "." || $0.isNumber })
 }
 
-private func fileSize(_ path: String) -> Int {
+func fileSize(_ path: String) -> Int {
     ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.intValue ?? 0
 }
 

@@ -14,12 +14,12 @@ import TechoGeometry
 import TechoText
 
 /// A number with at most two decimals, as JSON and SVG both read it.
-private func num(_ v: Double) -> String {
+func num(_ v: Double) -> String {
     let r = (v * 100).rounded() / 100
     return r == r.rounded() ? String(Int(r)) : String(format: "%.2f", r)
 }
 
-private func jsonString(_ s: String) -> String {
+func jsonString(_ s: String) -> String {
     var out = "\""
     for c in s.unicodeScalars {
         switch c {

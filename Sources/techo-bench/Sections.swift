@@ -8,6 +8,7 @@ let benchSections: [(String, () -> Void)] = [
     ("model", modelBench),
     ("move", moveBench),
     ("page", pageBench),
+    ("pages200", manyPagesBench),
     ("preview", previewBench),
     ("encode", encodeBench),
     ("pdf", pdfBench),
