@@ -24,7 +24,9 @@ export function cssFamily(font) {
 export function textOf(node) {
   // innerText follows the layout (<br>, block lines) as the user sees them; a trailing newline
   // the browser keeps for the caret is not part of the text.
-  return (node.innerText || '').replace(/\r\n?/g, '\n').replace(/\n$/, '');
+  // An engine keeps typed spaces with no-break spaces in an editable node (Firefox does at a
+  // line's end): they are spaces the user typed.
+  return (node.innerText || '').replace(/\r\n?/g, '\n').replace(/\u00a0/g, ' ').replace(/\n$/, '');
 }
 
 export class TextBox {

@@ -102,6 +102,8 @@ final class ChromiumEngine: EngineBrowser {
         let name: String, code: String, keyCode: Int
         switch value {
         case W3CKey.tab: (name, code, keyCode) = ("Tab", "Tab", 9)
+        case W3CKey.escape: (name, code, keyCode) = ("Escape", "Escape", 27)
+        case " ": (name, code, keyCode) = (" ", "Space", 32)
         case "=": (name, code, keyCode) = ("=", "Equal", 187)
         case "-": (name, code, keyCode) = ("-", "Minus", 189)
         default:

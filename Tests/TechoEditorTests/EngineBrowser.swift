@@ -31,6 +31,7 @@ enum W3CKey {
     static let shift = "\u{E008}"
     static let alt = "\u{E00A}"
     static let tab = "\u{E004}"
+    static let escape = "\u{E00C}"
 }
 
 /// The journeys' face on an engine: the editor's hooks and real input, by W3C actions.

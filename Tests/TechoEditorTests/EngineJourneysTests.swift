@@ -203,6 +203,32 @@ extension Engine {
             try g.wait("the text was added") { try j.elements().contains { $0["text"] as? String == "Kyoto" } }
         }
 
+        // The text tool: T, a click on the paper places a box there, the words typed key by key
+        // go into it on the page, Escape adds them as one text whose box starts at the click.
+        // (IME composition is driven in Chromium only: W3C actions have no composition; see
+        // docs/testing.md.)
+        EngineJourneysTests.journey("place and type a text", tab) { j, g in
+            try g.settled()
+            let added = try j.historySteps("add text")
+            try tab.press("t")
+            try tab.waitFor("techoEditor.tool.name === 'text'", what: "T to take the text tool")
+            let at = try g.client(100, 450)
+            try tab.click(at.0, at.1)
+            try tab.waitFor("document.activeElement && document.activeElement.dataset.techoTextBox === 'new'", what: "a focused text box")
+            try tab.type("Nara")
+            try tab.waitFor("document.querySelector('[data-techo-text-box]').innerText === 'Nara'", what: "the typing on the page")
+            try tab.press(W3CKey.escape)
+            try g.wait("the text was added") { try j.elements().contains { $0["text"] as? String == "Nara" } }
+            try g.settled()
+            let id = try #require(try j.elements().first { $0["text"] as? String == "Nara" }?["id"] as? String)
+            let corner = try #require(
+                point(
+                    try tab.evaluate(
+                        "(() => { const e = techoEditor.elementById('\(id)'), m = e.transform; return [m[4] - e.size[0] / 2, m[5] - e.size[1] / 2]; })()")))
+            #expect(abs(corner.0 - 100) <= 1 && abs(corner.1 - 450) <= 1, "\(engine): the text's top-left at \(corner), the click at 100,450")
+            #expect(try j.historySteps("add text") == added + 1, "\(engine): one history step")
+        }
+
         // A picture chosen in the file input becomes a sticker, centred.
         EngineJourneysTests.journey("upload", tab) { j, g in
             try g.settled()

@@ -77,10 +77,11 @@ export function selectTool(editor) {
         const d = tool.data = { event, buffered: [] };
         const timer = new Promise((r) => setTimeout(r, PICK_WAIT_MS));
         Promise.race([wait, timer]).then(() => {
-          if (tool.current !== 'picking' || tool.data !== d) return;
+          // Not when another tool has been taken meanwhile (a double-click that opened a text).
+          if (tool.current !== 'picking' || tool.data !== d || editor.tool !== tool) return;
           tool.transition('idle');
           press(d.event, tool);
-          for (const b of d.buffered) tool.dispatch(b);
+          for (const b of d.buffered) if (editor.tool === tool) tool.dispatch(b);
         });
       },
       onPointerDown(e, tool) { tool.data.buffered.push(e); },
