@@ -118,11 +118,11 @@ export class Api {
   addPage(fields) { return this.json('POST', '/api/pages', { json: fields }); }
   removePage(id) { return this.json('DELETE', `/api/pages/${enc(id)}`); }
   movePage(id, to) { return this.json('POST', `/api/pages/${enc(id)}/move`, { json: { to } }); }
-  undo() { return this.json('POST', '/api/undo'); }
-  redo() { return this.json('POST', '/api/redo'); }
   /** The sticker packs and their stickers; a sticker added by `PACK/NAME`, centred at `at` (page pixels), `width` wide. */
   stickers() { return this.json('GET', '/api/stickers'); }
   addSticker(id, sticker, at, width) { return this.json('POST', `/api/pages/${enc(id)}/stickers`, { json: { sticker, at: at || undefined, width } }); }
+  undo() { return this.json('POST', '/api/undo'); }
+  redo() { return this.json('POST', '/api/redo'); }
 
   // Downloads and live updates: URLs the browser opens itself.
   exportPageUrl(id, scale = 1) { return this.url(`/api/export/pages/${enc(id)}.png`, { scale: fmt(scale) }); }

@@ -20,9 +20,9 @@ import { pagePanel } from './panels/page.js';
 import { pagesPanel } from './panels/pages.js';
 import { PenFirst, penOnlySwitch } from './pen-first.js';
 import { selectionPanel } from './panels/selection.js';
+import { stickersPanel } from './panels/stickers.js';
 import { SelectionFrame } from './selection-frame.js';
 import { PALETTE, toolsPanel } from './panels/tools.js';
-import { stickersPanel } from './panels/stickers.js';
 import { SelectionBar } from './selection-bar.js';
 import { EditorState } from './state.js';
 import { StrokeSelection } from './stroke-selection.js';
@@ -88,6 +88,7 @@ class Editor {
       export: exportPanel(document, this),
       tools: toolsPanel(document, this),
       add: addPanel(document, this),
+      stickers: stickersPanel(document, this),
       selection: selectionPanel(document, this),
       page: pagePanel(document, this),
       pages: pagesPanel(document, this),
@@ -99,7 +100,6 @@ class Editor {
       p.selection.showFonts(j);
     });
     this.state.on('page', (data) => {
-      stickers: stickersPanel(document, this),
       this.drawnPixels.prepare(this.view.k);
       this.showFrame();
       p.layers.show(data);
