@@ -15,11 +15,12 @@ public enum TextRules {
     public static let marginMM = 10.0
 
     /// The wrap width a text added without one gets: the page's width less a 10 mm margin at
-    /// each side (at least 1 px). A page whose width is `auto` grows with its content, so its
-    /// texts wrap at the page limit less the margins.
+    /// each side, or an eighth of the width on a page too small for that (at least 1 px). A page
+    /// whose width is `auto` grows with its content, so its texts wrap at the page limit less the
+    /// margins.
     public static func defaultMaxWidth(on page: Page, limits: ModelLimits = .default) -> Double {
-        let margin = marginMM / 25.4 * page.dpi
         let width = page.size.width ?? limits.maxPageSide
+        let margin = min(marginMM / 25.4 * page.dpi, width / 8)
         return max(1, (width - 2 * margin).rounded(.down))
     }
 

@@ -267,7 +267,7 @@ extension EditorBrowserTests {
         try f.tab.waitFor("techoEditor.pageData.elements.length === 5", what: "the long text on screen")
         try f.waitSettled()
         let long = try #require(try textIDs(f).last)
-        #expect(abs((number(try f.element(long)["maxWidth"]) ?? 0) - (600 - 2 * (10 / 25.4 * 300)).rounded(.down)) < 0.01, "the default wrap width")
+        #expect(abs((number(try f.element(long)["maxWidth"]) ?? 0) - (600 - 2 * min(10 / 25.4 * 300, 600 / 8)).rounded(.down)) < 0.01, "the default wrap width")
         let box = try f.tab.evaluate("techoEditor.elementById('\(long)').size") as? [NSNumber] ?? []
         #expect(box.count == 2 && box[0].doubleValue <= 600, "the long text's box \(box)")
         try f.tab.key("v", code: "KeyV", keyCode: 86)
