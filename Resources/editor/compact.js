@@ -3,6 +3,8 @@
 // the page's settings) opens from the header as a sheet over the page. A tap on the page closes
 // both, so the page keeps the screen.
 
+import { colorKeyFor } from './panels/tools.js';
+
 export function compactLayout(doc, editor) {
   const body = doc.body;
   const colours = doc.querySelector('[data-techo-action=colours]');
@@ -21,9 +23,11 @@ export function compactLayout(doc, editor) {
     set('panel-open', panel, !body.classList.contains('panel-open'));
   });
   editor.view.stage.addEventListener('pointerdown', () => { set('colours-open', colours, false); set('panel-open', panel, false); }, true);
-  // The rail's colour button wears the colour in hand.
-  const show = () => { swatch.style.background = editor.style.color; };
-  doc.getElementById('palette').addEventListener('click', () => requestAnimationFrame(show));
-  doc.getElementById('color-picker').addEventListener('input', show);
+  // The rail's colour button wears the colour of the tool in hand.
+  const show = () => {
+    const s = editor.style;
+    swatch.style.background = s[colorKeyFor(editor.tool && editor.tool.name)] || s.color;
+  };
+  doc.addEventListener('techo-colour', show);
   show();
 }

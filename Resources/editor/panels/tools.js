@@ -1,6 +1,9 @@
 // The tool rail (one button per tool, `data-techo-tool`) and the options bar: nine preset
-// colours, a picker for any other, the width 1–20 and "fill". What they choose is
-// `editor.style` ({color, width, fill}), which the drawing tools read.
+// colours, a picker for any other, the width (per tool, widths.js) and "fill". What they choose
+// is `editor.style` ({color, highlighterColor, textColor, width, fill}), which the tools read.
+// The highlighter and the text tool keep colours of their own, as a pen case holds a yellow
+// highlighter beside the black pens: the highlighter starts in `techo draw`'s highlighter yellow
+// (#ffe45c), text in ink black; a colour chosen while one of them is in hand is that tool's.
 
 // Nine preset colours, taken from the demo journal's inks and papers.
 export const PALETTE = [
@@ -8,14 +11,24 @@ export const PALETTE = [
   ['#81b29a', 'sage'], ['#3d85c6', 'blue'], ['#9b6bb0', 'plum'], ['#e8a0a0', 'sakura'], ['#ffffff', 'white'],
 ];
 
+/** `techo draw`'s highlighter colour, the highlighter's until another is chosen with it in hand. */
+export const HIGHLIGHTER_COLOR = '#ffe45c';
+
+/** Which of `editor.style`'s colours the tool `name` draws with. */
+export function colorKeyFor(name) {
+  if (name === 'text') return 'textColor';
+  if (name === 'highlighter') return 'highlighterColor';
+  return 'color';
+}
+
 export function toolsPanel(doc, editor) {
   const toolButtons = [...doc.querySelectorAll('[data-techo-tool]')];
   for (const b of toolButtons) b.addEventListener('click', () => editor.setTool(b.dataset.techoTool));
 
   const style = editor.style;
+  if (!style.highlighterColor) style.highlighterColor = HIGHLIGHTER_COLOR;
   const picker = doc.getElementById('color-picker');
-  // The text tool keeps a colour of its own (tools/text.js): the one chosen while it is in hand.
-  const colorKey = () => (editor.tool && editor.tool.name === 'text' ? 'textColor' : 'color');
+  const colorKey = () => colorKeyFor(editor.tool && editor.tool.name);
   const showColor = (color) => {
     picker.value = color;
     for (const b of doc.querySelectorAll('.swatch')) b.setAttribute('aria-checked', String(b.dataset.color === color));
@@ -25,6 +38,7 @@ export function toolsPanel(doc, editor) {
     style[key] = color;
     if (key === 'textColor') editor.tools.text.recolor(color);
     showColor(color);
+    doc.dispatchEvent(new CustomEvent('techo-colour'));
   };
   const palette = doc.getElementById('palette');
   for (const [color, name] of PALETTE) {
@@ -57,6 +71,7 @@ export function toolsPanel(doc, editor) {
     showTool(name) {
       for (const b of toolButtons) b.setAttribute('aria-pressed', String(b.dataset.techoTool === name));
       showColor(style[colorKey()] || style.color);
+      doc.dispatchEvent(new CustomEvent('techo-colour'));
     },
     setColor,
   };

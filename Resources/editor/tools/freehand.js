@@ -20,7 +20,7 @@ export function freehandTool(name, editor) {
         d.pointer = e.id;
         d.pressure = name === 'pencil' && e.pointerType === 'pen';
         d.stroke = { tool: name, width: style.width, points: [] };
-        if (name !== 'eraser') d.stroke.color = style.color;
+        if (name !== 'eraser') d.stroke.color = name === 'highlighter' ? style.highlighterColor || style.color : style.color;
         add(d, e.samples);
         editor.ink.begin(d.stroke);
         editor.ink.update(e.predicted);
