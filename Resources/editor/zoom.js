@@ -197,7 +197,12 @@ export class Zoom {
     // fingerOnPaper); two fingers on the paper away from it zoom.
     const tool = this.editor.tool;
     const around = sel && underFingers(sel, this.view.toPage(...pts[0]), this.view.toPage(...pts[1]), screenK(this.view));
-    const holding = tool.name === 'select' && tool.current !== 'idle' && (tool.current !== 'fingerOnPaper' || around);
+    // A first finger still being picked (its sticker's pixels or the strokes under it on their
+    // way) holds what its box test finds there, as its pick would.
+    const pending = tool.name === 'select' && tool.current === 'picking' && tool.data && tool.data.event;
+    const onElement = !!pending && !!this.editor.hitTest(pending.x, pending.y);
+    const holding = tool.name === 'select' && tool.current !== 'idle' &&
+      (tool.current === 'picking' ? onElement || around : tool.current !== 'fingerOnPaper' || around);
     if (onSelection || holding) return;
     e.stopPropagation();
     this.editor.tool.cancel();

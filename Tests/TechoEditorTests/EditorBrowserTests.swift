@@ -38,10 +38,14 @@ import Testing
         let at = try #require(point(try f.element("tomato")["at"]))
         #expect(abs(at.0 - 330) < 2 && abs(at.1 - 360) < 2, "tomato at \(at)")
         #expect(number(try f.element("tomato")["scale"]) == 1.5)
-        // No request per pointer move: nothing but the backdrop and sprite reads while it lasted,
-        // then exactly one gesture request, one history step.
-        let posts = duringGesture.compactMap { ($0["request"] as? [String: Any])?["method"] as? String }.filter { $0 != "GET" }
+        // No request per pointer move: nothing but reads while it lasted (the backdrop and sprite,
+        // and at the press one question of which strokes lie under it, a POST that changes
+        // nothing), then exactly one gesture request, one history step.
+        let requests = duringGesture.compactMap { $0["request"] as? [String: Any] }
+        let hits = requests.filter { ($0["url"] as? String ?? "").contains("/strokes/hit") }
+        let posts = requests.filter { $0["method"] as? String != "GET" && !($0["url"] as? String ?? "").contains("/strokes/hit") }.map { $0["url"] ?? "" }
         #expect(posts.isEmpty, "requests during the gesture: \(posts)")
+        #expect(hits.count <= 1, "\(hits.count) stroke queries during one drag")
         try f.waitSettled()
         let after = f.browser.takeEvents("Network.requestWillBeSent", session: f.tab.session)
         let gestureCalls = after.filter { (($0["request"] as? [String: Any])?["url"] as? String ?? "").contains("/gesture") }

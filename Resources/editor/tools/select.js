@@ -74,14 +74,15 @@ export function selectTool(editor) {
     // PICK_WAIT_MS, then the sticker's box decides), then go through as if just made.
     picking: {
       onEnter({ event, wait }, tool) {
-        const d = tool.data = { event, buffered: [] };
+        const d = tool.data = { event, buffered: [], holder: editor.tool };
         const timer = new Promise((r) => setTimeout(r, PICK_WAIT_MS));
         Promise.race([wait, timer]).then(() => {
           // Not when another tool has been taken meanwhile (a double-click that opened a text).
-          if (tool.current !== 'picking' || tool.data !== d || editor.tool !== tool) return;
+          // The tool in hand may be another than this one: a finger is routed here while the pen's tool is held.
+          if (tool.current !== 'picking' || tool.data !== d || editor.tool !== d.holder) return;
           tool.transition('idle');
           press(d.event, tool);
-          for (const b of d.buffered) if (editor.tool === tool) tool.dispatch(b);
+          for (const b of d.buffered) if (editor.tool === d.holder) tool.dispatch(b);
         });
       },
       onPointerDown(e, tool) { tool.data.buffered.push(e); },
