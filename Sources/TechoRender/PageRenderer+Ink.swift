@@ -119,9 +119,11 @@ extension PageRenderer {
         var r: Rect
         switch s.tool {
         case .pencil, .highlighter, .eraser:
-            r = Rect.bounding(s.points.map(\.point))
-            // The smoothing spline may bulge a little beyond its points.
-            if !r.isNull { r = r.outset(by: 0.1 * max(r.width, r.height)) }
+            // The smoothing spline the stroke is drawn along, which may bulge a little beyond
+            // its points: its exact bounds (curve extrema included).
+            let points = s.points.map(\.point)
+            r = Rect.bounding(points)
+            if points.count > 1 { r = r.union(Pencil.smoothPath(through: points).bounds) }
         case .line, .dash, .rect, .ellipse: r = Rect.bounding([s.from ?? .zero, s.to ?? .zero])
         case .path:
             do { r = try Path(svgPathData: s.d ?? "").bounds } catch { throw InkFailure("d: \(error)") }
