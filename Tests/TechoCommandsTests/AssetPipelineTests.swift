@@ -165,7 +165,7 @@ import Testing
         for flag in ["--help", "-h"] {
             let r = try ws.run(word, flag)
             #expect(r.code == 0, "\(r.err)")
-            let subs = word == "add" ? ["image", "photo", "text", "washi"] : ["add", "list", "rm", "move"]
+            let subs = word == "add" ? ["image", "photo", "sticker", "text", "washi"] : ["add", "list", "rm", "move"]
             for s in subs {
                 #expect(r.out.contains("\n  \(word) \(s) "), "\(word) \(flag): \(r.out)")
             }

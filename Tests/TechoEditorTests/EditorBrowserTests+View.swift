@@ -297,7 +297,7 @@ extension EditorBrowserTests {
             return rows.count
         }
         #expect(try check("[data-techo-tool]", "tool") == 11)
-        for a in ["undo", "redo", "export-png", "export-pdf", "zoom-in", "zoom-out", "zoom-fit", "zoom-100"] {
+        for a in ["undo", "redo", "export-png", "export-pdf", "share", "zoom-in", "zoom-out", "zoom-fit", "zoom-100"] {
             #expect(try check("[data-techo-action=\(a)]", "action") == 1)
         }
         for a in ["flip-h", "flip-v", "rotate", "raise", "lower", "delete"] { #expect(try check("[data-techo-action=\(a)]", "selection action") == 1) }
@@ -324,6 +324,7 @@ extension EditorBrowserTests {
         #expect(try check("#color-picker", "custom colour") == 1)
         #expect(try check("#width", "width") == 1)
         #expect(try check("#fill", "fill") == 1)
+        #expect(try check("[data-techo-action=pen-only]", "pen only") == 1)
         if width < 600 {
             // The journal panel is a sheet from the header: its controls are on screen once open.
             try f.tab.click("[data-techo-action=panel]")

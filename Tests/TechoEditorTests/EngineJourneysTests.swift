@@ -166,6 +166,14 @@ extension Engine {
             #expect(abs(first[0].doubleValue - 100) <= 1.5 && abs(first[1].doubleValue - 700) <= 1.5, "\(engine): starts at \(first)")
             #expect(abs(last[0].doubleValue - 500) <= 1.5 && abs(last[1].doubleValue - 740) <= 1.5, "\(engine): ends at \(last)")
             #expect(points.count >= 8, "\(engine): \(points.count) points")
+            // The live stroke used what this engine offers, and drew without what it lacks
+            // (predicted pointer events, a low-latency canvas; docs/testing.md lists which).
+            let offered =
+                try tab.evaluate(
+                    "({predicted: typeof PointerEvent.prototype.getPredictedEvents === 'function', "
+                        + "lowLatency: !!(techoEditor.ink && techoEditor.ink.lowLatency), inkReady: !!techoEditor.ink})") as? [String: Any] ?? [:]
+            print("\(engine): pencil drawn with predicted events \(offered["predicted"] ?? "?"), low-latency canvas \(offered["lowLatency"] ?? "?")")
+            #expect(offered["inkReady"] as? Bool == true, "\(engine): no live ink preview")
             try g.settled()
             try tab.press("z", with: [W3CKey.control])
             try g.wait("Ctrl+Z removed the stroke") { try j.strokes().count == 1 }
@@ -278,9 +286,10 @@ extension Engine {
         // as a download. The page's download request is caught (the file is the browser's to save).
         EngineJourneysTests.journey("share falls back to a download", tab) { j, g in
             try g.settled()
-            let canShareFiles = try tab.evaluate(
-                "typeof navigator.share === 'function' && typeof navigator.canShare === 'function' "
-                    + "&& navigator.canShare({files: [new File([''], 'x.png', {type: 'image/png'})]})") as? Bool
+            let canShareFiles =
+                try tab.evaluate(
+                    "typeof navigator.share === 'function' && typeof navigator.canShare === 'function' "
+                        + "&& navigator.canShare({files: [new File([''], 'x.png', {type: 'image/png'})]})") as? Bool
             #expect(canShareFiles == false, "\(engine): a share sheet for files; this journey tests the fallback")
             try tab.evaluate(
                 "(() => { window.__downloads = []; document.addEventListener('click', (e) => { const a = e.target.closest && e.target.closest('a[download]'); "
