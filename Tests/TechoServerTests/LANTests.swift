@@ -76,22 +76,10 @@ import Testing
     @Test func serveLanPrintsTheNetworkURLWithItsQRCodeAndTakesThatHost() throws {
         let s = try ServedJournal()
         s.server.stop(grace: 0)
-        let p = Process()
-        p.executableURL = ServerProcess.binary
-        p.arguments = ["serve", s.journal.path, "--port", "0", "--lan", "--editor-dir", s.editor.path]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        defer {
-            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-            p.waitUntilExit()
-        }
-        let url = try ServerProcess.firstLine(of: out)
-        let said = try LANTests.read(err, until: "Ctrl+C stops")
+        let served = try ServeProcess([s.journal.path, "--port", "0", "--lan", "--editor-dir", s.editor.path])
+        let url = served.url, port = served.port, token = served.token
+        let said = try LANTests.read(served.stderr, until: "Ctrl+C stops")
         let comps = try #require(URLComponents(string: url))
-        let port = UInt16(try #require(comps.port))
-        let token = try #require(comps.queryItems?.first { $0.name == "token" }?.value)
         #expect(said.contains("plain HTTP") && said.contains("every network address"), "\(said)")
         let addresses = NetworkAddresses.lan()
         guard let first = addresses.first else {
@@ -117,7 +105,7 @@ import Testing
         }
         let local = try Client(port: port, token: token).get("/api/journal")
         #expect(local.status == 200, "\(local.text)")
-        kill(p.processIdentifier, SIGTERM)
+        served.stop()
     }
 
     @Test func lanAndHostTogetherAreRefused() throws {

@@ -153,6 +153,49 @@ import Testing
     }
 }
 
+/// `techo serve ARGS…` as a process: its URL (the first line of stdout) with the port and token
+/// in it, and its stderr to read; killed when released if it is still running.
+final class ServeProcess {
+    let process = Process()
+    let stderr = Pipe()
+    let url: String
+    let port: UInt16
+    let token: String
+
+    init(_ args: [String]) throws {
+        process.executableURL = ServerProcess.binary
+        process.arguments = ["serve"] + args
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = stderr
+        try process.run()
+        do {
+            url = try ServerProcess.firstLine(of: out)
+            let comps = URLComponents(string: url)
+            guard let p = comps?.port, let t = comps?.queryItems?.first(where: { $0.name == "token" })?.value else {
+                throw RawHTTPError(description: "techo serve printed '\(url)', not a URL with a port and a token")
+            }
+            port = UInt16(p)
+            token = t
+        } catch {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw error
+        }
+    }
+
+    /// The URL's host.
+    var host: String? { URLComponents(string: url)?.host }
+
+    /// SIGTERM: finishes what is in flight and exits.
+    func stop() { kill(process.processIdentifier, SIGTERM) }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
+
 enum ServerProcess {
     /// The `techo` binary built beside the tests.
     static let binary = BuiltProducts.url("techo")

@@ -86,28 +86,15 @@ import Testing
     @Test func serveListensOnTheHostItIsGiven() throws {
         let s = try ServedJournal()
         s.server.stop(grace: 0)
-        let p = Process()
-        p.executableURL = ServerProcess.binary
-        p.arguments = ["serve", s.journal.path, "--port", "0", "--host", "127.0.0.2", "--editor-dir", s.editor.path]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        defer {
-            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-            p.waitUntilExit()
-        }
-        let url = try ServerProcess.firstLine(of: out)
-        let comps = try #require(URLComponents(string: url))
-        #expect(comps.host == "127.0.0.2", "\(url)")
-        let port = UInt16(try #require(comps.port))
-        let token = try #require(comps.queryItems?.first { $0.name == "token" }?.value)
+        let served = try ServeProcess([s.journal.path, "--port", "0", "--host", "127.0.0.2", "--editor-dir", s.editor.path])
+        #expect(served.host == "127.0.0.2", "\(served.url)")
+        let port = served.port, token = served.token
         let client = Client(port: port, token: token, host: "127.0.0.2:\(port)")
         let c = try RawConnection(port: port, address: "127.0.0.2", timeout: 60)
         try c.send(client.head("GET", "/api/journal", length: nil))
         let r = try c.readResponse()
         #expect(r.status == 200, "\(r.text)")
         #expect(throws: RawHTTPError.self) { _ = try RawConnection(port: port, address: "127.0.0.1", timeout: 5) }
-        kill(p.processIdentifier, SIGTERM)
+        served.stop()
     }
 }

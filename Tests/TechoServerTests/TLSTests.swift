@@ -86,27 +86,13 @@ struct TestCertificate {
         let lan = NetworkAddresses.lan().first { !$0.contains(":") }
         let certificate = try TestCertificate(addresses: ["127.0.0.1"] + (lan.map { [$0] } ?? []))
         defer { try? FileManager.default.removeItem(at: certificate.dir) }
-        let p = Process()
-        p.executableURL = ServerProcess.binary
-        p.arguments = [
-            "serve", s.journal.path, "--port", "0", "--lan", "--tls-cert", certificate.cert.path, "--tls-key", certificate.key.path, "--editor-dir",
-            s.editor.path,
-        ]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        defer {
-            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-            p.waitUntilExit()
-        }
-        let url = try ServerProcess.firstLine(of: out)
-        let said = try LANTests.read(err, until: "Ctrl+C stops")
+        let served = try ServeProcess([
+            s.journal.path, "--port", "0", "--lan", "--tls-cert", certificate.cert.path, "--tls-key", certificate.key.path, "--editor-dir", s.editor.path,
+        ])
+        let url = served.url, port = served.port, token = served.token
+        let said = try LANTests.read(served.stderr, until: "Ctrl+C stops")
         #expect(url.hasPrefix("https://"), "\(url)")
         #expect(!said.contains("plain HTTP"), "\(said)")
-        let comps = try #require(URLComponents(string: url))
-        let port = UInt16(try #require(comps.port))
-        let token = try #require(comps.queryItems?.first { $0.name == "token" }?.value)
         for address in ["127.0.0.1"] + (lan.map { [$0] } ?? []) {
             let ok = try certificate.request(address, port, TLSTests.head("GET", "/api/journal", host: "\(address):\(port)", token: token))
             #expect(ok.hasPrefix("HTTP/1.1 200") && ok.contains("\"pages\""), "\(address): \(ok.prefix(300))")
@@ -118,7 +104,7 @@ struct TestCertificate {
         try c.send(Client(port: port, token: token).head("GET", "/api/journal", length: nil))
         let plain = try c.readResponse()
         #expect(plain.status == 400 && plain.text.contains("HTTPS"), "\(plain.status) \(plain.text)")
-        kill(p.processIdentifier, SIGTERM)
+        served.stop()
     }
 
     @Test func aClientThatShakesHandsAndSendsNothingIsClosed() throws {
