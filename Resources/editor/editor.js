@@ -117,7 +117,8 @@ class Editor {
   get refreshing() { return this.state.refreshing; }
   /** Changes queued or in flight: 0 once every change made has been sent and its result shown. */
   get changesInFlight() { return this.changing; }
-  get inGesture() { return this.state.inGesture; }
+  /** Gestures in flight, a press still being picked (select.js's `picking`) counted as one. */
+  get inGesture() { return this.state.inGesture + (this.tools.select.current === 'picking' ? 1 : 0); }
   get timings() { return this.gestures.timings; }
   elementById(id) { return this.state.elementById(id); }
 
