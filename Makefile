@@ -1,7 +1,7 @@
 # techo's front door. Each target does one thing and says what it did.
 #   make test   install missing Debian packages, build optimised, run every test
 #   make demo   install missing packages, build, render the demo journal, print the PNG paths
-#   make bench  build optimised and print the benchmark figures
+#   make bench  build optimised and print the benchmark figures (the renderer's, then the editor's in Chromium)
 #   make build  build the optimised techo binary (.build/release/techo)
 #   make serve  build, then open the demo journal in the live editor (PORT=7373; Ctrl+C stops)
 #   make load   build, then measure techo serve under hostile and heavy load (techo-load)
@@ -51,6 +51,8 @@ bench: deps
 	$(SWIFT) build $(FLAGS) --product techo-assets
 	$(SWIFT) build $(FLAGS) --product techo-bench
 	"$$($(SWIFT) build $(FLAGS) --show-bin-path)/techo-bench"
+	$(SWIFT) build $(FLAGS) --build-tests
+	@bash scripts/editor-figures.sh
 
 # 296 connections without the token beside a client with it, then 50 clients rendering and
 # editing for 30 s (CLIENTS, LOAD_SECONDS): medians and p95, peak memory, nothing lost, techo check.

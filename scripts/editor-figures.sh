@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The editor's hand-speed figures, measured in headless Chromium with real input by the browser
+# tests that print them (docs/editor.md, "Figures"), run here one after another and summed up:
+#   pointer to screen   from each pen / finger pointer event to the first frame that shows it
+#                       (median, p95 over 600 moves of a long stroke, 1024x1366)
+#   text box to typing  from the click that places a new text box to its first typed character
+#                       on screen (median of 7, 1440x900)
+#   release to render   from a sticker drag's release to the new render on screen, on the demo's
+#                       first page and on a crowded page (50 stickers, 5,000 strokes)
+# Usage: scripts/editor-figures.sh   (after `swift build -c release -Xswiftc -enable-testing --build-tests`)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+flags=(-c release -Xswiftc -enable-testing)
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+filter='theLiveStrokeIsOnScreenWithinAFrameOfItsEvent|placingABoxToTheFirstTypedCharacterOnScreen|releaseToRenderIsMeasuredOnTheCrowdedPage'
+if ! swift test "${flags[@]}" --skip-build --disable-xctest --filter "$filter" >"$log" 2>&1; then
+    echo "editor figures: a measuring test failed:" >&2
+    grep -E "✘|error" "$log" | cut -c1-300 >&2 || true
+    exit 1
+fi
+echo "== editor (headless Chromium, real input; scripts/editor-figures.sh)"
+grep -E "^pointer to screen|^new text box to the first typed character|^release to render on [^,]*: median" "$log" | sed 's/^/  /'
