@@ -31,6 +31,9 @@ export class EditorState {
    */
   on(what, fn) { this.listeners[what].push(fn); }
 
+  /** The selected elements' ids ([] when none); `selection` is the one picked last. */
+  selectedIds() { return this.selection ? [this.selection] : []; }
+
   emit(what, value) { for (const fn of this.listeners[what]) fn(value); }
 
   /**
