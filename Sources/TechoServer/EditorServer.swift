@@ -109,6 +109,12 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
     let pageKey = ServerOptions.randomToken()
     /// The sticker tray's pictures, read once each.
     let stickerPictures = StickerPictureCache()
+    /// The pages list's thumbnails, by render key.
+    let thumbnails = ThumbnailCache()
+    /// The sticker tray's thumbnails in one picture.
+    let stickerAtlases = StickerAtlasCache()
+    /// Set when the background warm-up (render keys, sticker atlas) has started.
+    let warming = OnceFlag()
     private let snapshotLock = NSLock()
     private var snapshotCache: (revision: UInt64, journal: Journal, pages: PageSet)?
     private var historyCache: (revision: UInt64, steps: [HistoryEntry])?
@@ -311,7 +317,12 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
             guard request.method == "GET" || request.method == "HEAD" else {
                 throw APIError(405, "\(request.method) \(path): the editor's files are read-only")
             }
-            if let r = files.response(for: path) { return r }
+            if let r = files.response(for: path) {
+                // A browser has come for the editor: the sticker tray's atlas is drawn now, in the
+                // background, so the tray's first open does not wait for it.
+                if path == "/" { warmStickerAtlas() }
+                return r
+            }
             if files.isEmpty, path == "/" {
                 throw APIError(404, "the editor's files were not found; start techo serve with --editor-dir FOLDER")
             }
@@ -328,7 +339,8 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
         case ("GET", 3, "export") where parts[1] == "pages" && parts[2].hasSuffix(".png"):
             return try exportPage(String(parts[2].dropLast(4)), request)
         case ("GET", 2, "export") where parts[1] == "journal.pdf": return try exportJournal()
-        case ("GET", 1, "stickers"): return stickerList()
+        case ("GET", 1, "stickers"): return try stickerList()
+        case ("GET", 2, "stickers") where parts[1] == "atlas.png": return try stickerAtlasPicture(request)
         case ("GET", 3, "stickers"): return try stickerPicture(parts[1], parts[2], request)
         case (_, _, "pages") where parts.count >= 2:
             return try pageRoute(m, id: parts[1], rest: Array(parts.dropFirst(2)), request)
@@ -344,6 +356,7 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
         case ("GET", 0, _): return try pageInfo(id)
         case ("DELETE", 0, _): return try changed { try PageEdits.removePage(id, from: store) }
         case ("GET", 1, "render"): return try renderPage(id, request)
+        case ("GET", 1, "thumbnail"): return try thumbnail(id, request)
         case ("POST", 1, "gesture"): return try gesture(id, request)
         case ("POST", 1, "draw"): return try draw(id, request)
         case ("POST", 1, "elements"): return request.query["type"] != nil ? try upload(id, request) : try addElement(id, request)

@@ -4,8 +4,10 @@
 import Foundation
 import TechoCodecs
 import TechoEditing
+import TechoExport
 import TechoGeometry
 import TechoModel
+import TechoRaster
 
 /// The tray's pictures already read, by `PACK/NAME` and the file's stat, so a tray opened again
 /// reads and hashes nothing.
@@ -30,19 +32,167 @@ final class StickerPictureCache: @unchecked Sendable {
     }
 }
 
+/// The tray's thumbnails as one picture: every SVG sticker drawn into a square tile of one PNG,
+/// so the tray's first open is one request and one decode (off the browser's main thread)
+/// instead of a request and an SVG rasterised on the main thread per sticker.
+struct StickerAtlas: Sendable {
+    /// Pixels a side of a tile: 2x the tray's 44 px.
+    static let tile = 96
+    /// Tiles a row.
+    static let columns = 16
+    /// What it was made from: each sticker's ref and its file's stamp.
+    let stamp: String
+    let png: [UInt8]
+    let etag: String
+    /// Per `PACK/NAME`: its tile's index, or none (a picture that is not SVG: the tray loads it alone).
+    let tiles: [String: Int]
+    /// Per `PACK/NAME`: its natural size, where known.
+    let sizes: [String: (Int, Int)]
+}
+
+/// A flag set once, from any thread.
+final class OnceFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+    /// True the first time only.
+    func claim() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if done { return false }
+        done = true
+        return true
+    }
+}
+
+/// The one atlas kept (made again when a pack changes), made by one thread at a time.
+final class StickerAtlasCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: StickerAtlas?
+
+    func atlas(stamp: String, make: () throws -> StickerAtlas) rethrows -> StickerAtlas {
+        lock.lock()
+        defer { lock.unlock() }
+        if let a = current, a.stamp == stamp { return a }
+        let a = try make()
+        current = a
+        return a
+    }
+}
+
 extension EditorServer {
-    /// `GET /api/stickers`: every pack, built-in first, with its stickers' names.
-    func stickerList() -> HTTPResponse {
+    /// What the atlas depends on: every sticker's ref and, for a user's file, its stat.
+    func stickerStamp(_ packs: [StickerPack]) -> String {
+        var parts: [String] = []
+        for p in packs {
+            for s in p.stickers {
+                var stamp = "built-in"
+                if !s.builtin {
+                    let path = StickerPacks.userFolder().appendingPathComponent(p.name).appendingPathComponent("\(s.ref.name).\(s.ext)").path
+                    var st = stat()
+                    if stat(path, &st) == 0 { stamp = "\(st.st_size)-\(st.st_mtim.tv_sec)-\(st.st_mtim.tv_nsec)-\(st.st_ino)" }
+                }
+                parts.append("\(s.ref) \(s.ext) \(stamp)")
+            }
+        }
+        return parts.joined(separator: "\n")
+    }
+
+    /// The atlas of `packs` as they are now: from the cache, or drawn (a sticker that cannot be
+    /// read or drawn gets no tile; the tray then loads its picture alone and says what is wrong).
+    func stickerAtlas(_ packs: [StickerPack]) throws -> StickerAtlas {
+        let stamp = stickerStamp(packs)
+        return try stickerAtlases.atlas(stamp: stamp) {
+            let side = StickerAtlas.tile, columns = StickerAtlas.columns
+            var tiles: [String: Int] = [:]
+            var sizes: [String: (Int, Int)] = [:]
+            var drawn: [(Int, Pixmap)] = []
+            for p in packs {
+                for s in p.stickers where s.ext == "svg" {
+                    guard let (bytes, _) = try? StickerPacks.bytes(of: s.ref),
+                        let info = try? ImageDecoder.info(of: bytes, name: "\(s.ref)"),
+                        let pixmap = try? SVGRendering.render(bytes, name: "\(s.ref)", width: side, height: side)
+                    else { continue }
+                    let key = "\(s.ref)"
+                    tiles[key] = drawn.count
+                    sizes[key] = (info.naturalWidth, info.naturalHeight)
+                    drawn.append((drawn.count, pixmap))
+                }
+            }
+            let rows = max(1, (drawn.count + columns - 1) / columns)
+            let width = side * min(columns, max(1, drawn.count))
+            var atlas = Pixmap(width: width, height: side * rows)
+            for (i, tile) in drawn {
+                let x0 = (i % columns) * side, y0 = (i / columns) * side
+                for y in 0..<side {
+                    let from = y * side * 4, to = ((y0 + y) * width + x0) * 4
+                    atlas.data.replaceSubrange(to..<(to + side * 4), with: tile.data[from..<(from + side * 4)])
+                }
+            }
+            let png = try EditError.wrapping { try PNGEncoder.encode(atlas, level: 6, name: "sticker atlas") }
+            return StickerAtlas(stamp: stamp, png: png, etag: "\"a-\(SHA256.hex(png).prefix(32))\"", tiles: tiles, sizes: sizes)
+        }
+    }
+
+    /// Once per server, on a thread of its own at a low priority (behind the editor's first
+    /// renders): the program's identity that render keys (thumbnails' ETags) start with, then
+    /// the sticker atlas.
+    func warmStickerAtlas() {
+        guard warming.claim() else { return }
+        let thread = Thread { [weak self] in
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + 15)
+            _ = RenderKey.program
+            guard let self else { return }
+            _ = try? self.stickerAtlas(StickerPacks.all().packs)
+        }
+        thread.name = "techo-serve-warm"
+        thread.start()
+    }
+
+    /// `GET /api/stickers`: every pack, built-in first, with its stickers' names, natural sizes
+    /// and tiles in the atlas (`atlas`: the URL of the picture, the tile's side and the tiles a row).
+    func stickerList() throws -> HTTPResponse {
         let packs = StickerPacks.all().packs
+        let atlas = try stickerAtlas(packs)
         let list: [JSONValue] = packs.map { p in
             .object([
                 "name": .string(p.name), "builtin": .bool(p.builtin),
-                "stickers": .array(p.stickers.map { .object(["name": .string($0.ref.name), "sticker": .string("\($0.ref)")]) }),
+                "stickers": .array(
+                    p.stickers.map { s in
+                        let key = "\(s.ref)"
+                        var o: [String: JSONValue] = ["name": .string(s.ref.name), "sticker": .string(key)]
+                        if let t = atlas.tiles[key] { o["tile"] = .number(Double(t)) }
+                        if let (w, h) = atlas.sizes[key] { o["size"] = [.number(Double(w)), .number(Double(h))] }
+                        return .object(o)
+                    }),
             ])
         }
-        var r = HTTPResponse.json(200, .object(["packs": .array(list)]))
+        let version = atlas.etag.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        var r = HTTPResponse.json(
+            200,
+            .object([
+                "packs": .array(list),
+                "atlas": [
+                    "src": .string("/api/stickers/atlas.png?v=\(version)"), "tile": .number(Double(StickerAtlas.tile)),
+                    "columns": .number(Double(StickerAtlas.columns)),
+                ],
+            ]))
         r.headers.append(("Cache-Control", "no-cache"))
         return r
+    }
+
+    /// `GET /api/stickers/atlas.png`: the tray's thumbnails in one PNG (see `stickerList`).
+    func stickerAtlasPicture(_ request: HTTPRequest) throws -> HTTPResponse {
+        let atlas = try stickerAtlas(StickerPacks.all().packs)
+        // The list names it with its version: a URL with the current one never changes.
+        let current = request.query["v"].map { "\"\($0)\"" == atlas.etag } ?? false
+        let headers = [
+            ("Content-Type", "image/png"), ("ETag", atlas.etag),
+            ("Cache-Control", current ? "private, max-age=31536000, immutable" : "private, no-cache"),
+        ]
+        if let given = request.header("if-none-match"), given.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == atlas.etag }) {
+            return HTTPResponse(status: 304, headers: headers)
+        }
+        return HTTPResponse(status: 200, headers: headers, body: .bytes(atlas.png))
     }
 
     /// `GET /api/stickers/PACK/NAME`: the sticker's picture as the browser shows it (SVG, PNG,
