@@ -69,8 +69,11 @@ extension EditorBrowserTests {
         #expect(items.count == builtin)
         #expect(Set(items).count == items.count)
         #expect(items.allSatisfy { $0.split(separator: "/").count == 2 })
+        // Each shows its tile of the atlas (or, a picture that is not SVG, its own decoded image).
         #expect(
-            try f.tab.evaluate("[...document.querySelectorAll('[data-techo-sticker] img')].every((i) => i.complete && i.naturalWidth > 0)") as? Bool == true)
+            try f.tab.evaluate(
+                "[...document.querySelectorAll('[data-techo-sticker]')].every((b) => b.firstChild.tagName === 'IMG' ? b.firstChild.complete && b.firstChild.naturalWidth > 0 : getComputedStyle(b.firstChild).backgroundImage.includes('atlas'))"
+            ) as? Bool == true)
 
         // It fits the window: nothing overflows sideways, every edge on screen; on a phone the
         // sheet leaves most of the page in sight.

@@ -4,7 +4,8 @@
 // dropped, through the camera (view.toPage). A mouse or pen drags at once; a finger presses and
 // holds briefly first (as iPadOS lifts an item), so a swipe still scrolls the tray. On a phone
 // the tray is a sheet from the header's sticker button, and steps aside while a sticker is dragged.
-// The packs and thumbnails are fetched once, when the browser is first idle after the page shows.
+// The packs and thumbnails are fetched once, when the browser is first idle after the page shows;
+// the thumbnails are one picture, the server's atlas (`GET /api/stickers/atlas.png`).
 
 const RECENT_KEY = 'techo.stickers.recent';
 const RECENT_MAX = 12;
@@ -81,7 +82,11 @@ export function stickersPanel(doc, editor) {
     g.grid.insertBefore(item, after || null);
   };
 
-  const build = (packs) => {
+  /** What each item shows: its tile of the atlas, or (a picture that is not SVG) its own image. */
+  const sizes = new Map();          // 'PACK/NAME' -> [w, h], its natural size
+  const build = (packs, atlas) => {
+    const columns = atlas ? atlas.columns : 1;
+    // Built without reading a layout in between: the browser lays the tray out once.
     packsBox.textContent = '';
     recentGroup = group('recent', 'Recent');
     for (const pack of packs) {
@@ -96,12 +101,21 @@ export function stickersPanel(doc, editor) {
         b.setAttribute('role', 'listitem');
         b.setAttribute('aria-label', `${s.name.replace(/-/g, ' ')} (${pack.name}): add to the page`);
         b.title = s.sticker;
-        const img = doc.createElement('img');
-        img.alt = '';
-        img.draggable = false;
-        img.decoding = 'async';
-        img.src = api.url(`/api/stickers/${s.sticker}`);
-        b.append(img);
+        if (atlas && Number.isInteger(s.tile)) {
+          const pic = doc.createElement('span');
+          pic.className = 'sticker-pic';
+          pic.style.setProperty('--x', String(s.tile % columns));
+          pic.style.setProperty('--y', String(Math.floor(s.tile / columns)));
+          b.append(pic);
+        } else {
+          const img = doc.createElement('img');
+          img.alt = '';
+          img.draggable = false;
+          img.decoding = 'async';
+          img.src = api.url(`/api/stickers/${s.sticker}`);
+          b.append(img);
+        }
+        if (Array.isArray(s.size)) sizes.set(s.sticker, s.size);
         g.grid.append(b);
         items.set(s.sticker, b);
       }
@@ -111,15 +125,27 @@ export function stickersPanel(doc, editor) {
 
   /**
    * Loads the packs and their thumbnails once: when the browser is first idle after the page is
-   * shown (so the tray opens at once), or when the tray is opened before that. Resolves when
-   * every thumbnail is decoded.
+   * shown (so the tray opens at once), or when the tray is opened before that. The thumbnails
+   * are one picture (the server's atlas), decoded off the main thread before the tray is built;
+   * a sticker that is not SVG brings its own. Resolves when every thumbnail is decoded.
    */
   const load = () => {
     if (!loading) {
       const t0 = performance.now();
-      loading = api.stickers().then((j) => {
-        build(j.packs || []);
-        return Promise.all([...items.values()].map((b) => b.firstChild.decode().catch(() => {})));
+      loading = api.stickers().then(async (j) => {
+        const atlas = j.atlas && j.atlas.src ? j.atlas : null;
+        if (atlas) {
+          const img = new Image();
+          img.src = api.url(atlas.src.split('?')[0], Object.fromEntries(new URL(atlas.src, doc.baseURI).searchParams));
+          await img.decode();
+          const rows = Math.max(1, Math.ceil(img.naturalHeight / atlas.tile));
+          packsBox.style.setProperty('--atlas', `url("${img.src}")`);
+          packsBox.style.setProperty('--atlas-columns', String(Math.max(1, Math.round(img.naturalWidth / atlas.tile))));
+          packsBox.style.setProperty('--atlas-rows', String(rows));
+        }
+        build(j.packs || [], atlas);
+        const own = [...items.values()].map((b) => b.firstChild).filter((c) => c.tagName === 'IMG');
+        return Promise.all(own.map((i) => i.decode().catch(() => {})));
       }).then(() => { timings.load = performance.now() - t0; })
         .catch((e) => { loading = null; view.say(e.message || String(e), { error: true }); });
     }
@@ -193,15 +219,22 @@ export function stickersPanel(doc, editor) {
     return r > l && b > t ? { l, t, r, b } : null;
   };
   /** How wide to place a sticker: its drawn size, scaled to this page, kept under 40 % of the page. */
+  /** A sticker's natural size: from the list, or from its own picture once decoded. */
+  const naturalSize = (item) => {
+    const known = sizes.get(item.dataset.techoSticker);
+    if (known) return known;
+    const img = item.firstChild;
+    return img && img.naturalWidth ? [img.naturalWidth, img.naturalHeight] : null;
+  };
   const widthFor = (item) => {
     const meta = state.pageMeta();
-    const img = item.firstChild;
-    if (!meta || !img.naturalWidth) return undefined;
+    const size = naturalSize(item);
+    if (!meta || !size) return undefined;
     const side = Math.min(meta.width, meta.height);
     let k = side / DESIGN_SIDE;
-    const longest = Math.max(img.naturalWidth, img.naturalHeight) * k;
+    const longest = Math.max(size[0], size[1]) * k;
     if (longest > side * 0.4) k *= side * 0.4 / longest;
-    return Math.max(1, Math.round(img.naturalWidth * k));
+    return Math.max(1, Math.round(size[0] * k));
   };
   const add = (item, clientPoint) => {
     if (!state.pageId) return;
@@ -237,17 +270,18 @@ export function stickersPanel(doc, editor) {
   };
   const startDrag = (e) => {
     drag.dragging = true;
-    const img = drag.item.firstChild;
+    // The ghost is the sticker's own picture (sharp at the size it will have on the page).
     const ghost = doc.createElement('img');
     ghost.className = 'sticker-ghost';
-    ghost.src = img.src;
+    ghost.src = api.url(`/api/stickers/${drag.item.dataset.techoSticker}`);
     ghost.alt = '';
+    const size = naturalSize(drag.item) || [1, 1];
     const k = view.frame.getBoundingClientRect().width / (state.pageMeta() ? state.pageMeta().width : 1);
     const w = Math.max(32, Math.min(240, (widthFor(drag.item) || 80) * k));
     ghost.style.width = `${w}px`;
     body.append(ghost);
     drag.ghost = ghost;
-    drag.ghostSize = [w, w * (img.naturalHeight || 1) / (img.naturalWidth || 1)];
+    drag.ghostSize = [w, w * (size[1] || 1) / (size[0] || 1)];
     // On a phone the sheet steps aside so the page is there to drop on.
     if (compact()) setSheet(false);
     moveGhost(e.clientX, e.clientY);
