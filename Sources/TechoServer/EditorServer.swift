@@ -358,6 +358,8 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
         case ("GET", 1, "render"): return try renderPage(id, request)
         case ("GET", 1, "thumbnail"): return try thumbnail(id, request)
         case ("POST", 1, "gesture"): return try gesture(id, request)
+        case ("POST", 1, "restack"): return try restackGroup(id, request)
+        case ("POST", 1, "remove"): return try removeGroup(id, request)
         case ("POST", 1, "draw"): return try draw(id, request)
         case ("POST", 1, "elements"): return request.query["type"] != nil ? try upload(id, request) : try addElement(id, request)
         case ("POST", 1, "background"): return try background(id, request)

@@ -47,15 +47,85 @@ extension EditorServer {
     func gesture(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let (ctx, root) = try body(request)
         var eid: String?
+        var group: [String]?
         var gestures: [Gesture] = []
         if let o = root.object() {
-            eid = o.required("element")?.string()
+            // One element (`element`), or several moved as a group (`elements`), not both.
+            if o.has("elements") {
+                if o.has("element") { root.report("give \"element\" or \"elements\", not both") }
+                group = elementIDs(o.required("elements"))
+            } else {
+                eid = o.required("element")?.string()
+            }
             gestures = gestureEvents(o)
             o.finish()
         }
         try ctx.throwIfProblems()
+        let label: (Int, Gesture) -> String = { n, _ in "events[\(n)]" }
+        if let group {
+            return try editPage(id, GroupEdits.describe("gesture", group)) { p in
+                try GroupEdits.move(group, on: &p, by: gestures, renderer: renderer, label: label)
+            }
+        }
         guard let eid else { throw EditError(.invalid, "request body: missing element") }
-        return try editPage(id, "gesture \(eid)") { p in try PageEdits.move(eid, on: &p, by: gestures, label: { n, _ in "events[\(n)]" }) }
+        return try editPage(id, "gesture \(eid)") { p in try PageEdits.move(eid, on: &p, by: gestures, label: label) }
+    }
+
+    /// A body's list of element ids (`elements`): strings, at most `GroupEdits.maxIDs` of them,
+    /// each listed once; an empty list is refused. Unknown ids are the edit's to report.
+    func elementIDs(_ node: JSONNode?) -> [String]? {
+        guard let node else { return nil }
+        if case .array(let items) = node.value, items.count > GroupEdits.maxIDs {
+            node.report("\(items.count) ids is over the limit of \(GroupEdits.maxIDs)")
+            return nil
+        }
+        guard let items = node.array() else { return nil }
+        if items.isEmpty { node.report("expected at least one element id") }
+        var seen = Set<String>()
+        var ids: [String] = []
+        for item in items {
+            guard let s = item.string() else { continue }
+            if !seen.insert(s).inserted { item.report("'\(s.prefix(64))' is listed twice") }
+            ids.append(s)
+        }
+        return ids
+    }
+
+    /// Moves several elements up or down the stack together (`elements`, and `by` or `to` as
+    /// for one): one history step.
+    func restackGroup(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let (ctx, root) = try body(request)
+        var ids: [String]?
+        var target: StackTarget?
+        if let o = root.object() {
+            ids = elementIDs(o.required("elements"))
+            if let n = o.optional("by"), let v = n.integer(in: -1_000_000...1_000_000) {
+                if v == 0 { n.report("must not be 0") } else { target = .by(v) }
+            }
+            if let n = o.optional("to"), let v = n.string() {
+                if v == "top" { target = .top } else if v == "bottom" { target = .bottom } else { n.report("expected \"top\" or \"bottom\", got \"\(v)\"") }
+            }
+            if o.has("by") == o.has("to") { root.report("give \"by\" (places up, or down when negative) or \"to\" (\"top\" or \"bottom\"), one of them") }
+            o.finish()
+        }
+        try ctx.throwIfProblems()
+        guard let ids, let target else { throw EditError(.invalid, "request body: say which elements and where") }
+        return try editPage(id, GroupEdits.describe(PageEdits.isRaise(target) ? "raise" : "lower", ids)) { p in
+            try GroupEdits.restack(ids, on: &p, to: target)
+        }
+    }
+
+    /// Removes several elements (`elements`): one history step.
+    func removeGroup(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let (ctx, root) = try body(request)
+        var ids: [String]?
+        if let o = root.object() {
+            ids = elementIDs(o.required("elements"))
+            o.finish()
+        }
+        try ctx.throwIfProblems()
+        guard let ids else { throw EditError(.invalid, "request body: missing elements") }
+        return try editPage(id, GroupEdits.describe("rm", ids)) { p in try GroupEdits.remove(ids, from: &p) }
     }
 
     func draw(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {

@@ -168,7 +168,15 @@ extension EditorServer {
     ) throws -> HTTPResponse {
         let s = try snapshot()
         var p = try page(id, in: s)
-        if !without.isEmpty {
+        if !without.isEmpty && layer.isEmpty && without.contains(",") {
+            // A group in flight (`without=ID,ID,…`): the page without any of them.
+            let ids = without.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            do { _ = try GroupEdits.indices(ids, on: p) } catch { throw EditError(error.kind, "without: \(error.message)") }
+            let size = try renderer.resolvedSize(of: p)
+            let gone = Set(ids)
+            p.elements.removeAll { gone.contains($0.id) }
+            p.size = PageSize(width: size.width, height: size.height)
+        } else if !without.isEmpty {
             guard let i = p.index(of: without) else { throw EditError(.notFound, "without: no element '\(without)' on page \(id)") }
             let size = try renderer.resolvedSize(of: p)
             switch layer {

@@ -1,14 +1,15 @@
 // techo gesture: move a sticker the way a phone app does. All gestures of one command, or a
-// whole recorded stream, are one undo step.
+// whole recorded stream, are one undo step. Several ids move as a group (GroupEdits).
 import Foundation
 import TechoEditing
 import TechoGeometry
 import TechoModel
+import TechoRender
 
 enum GestureCommand: TechoCommand {
     static let names = ["gesture"]
     static let usage =
-        "gesture JOURNAL PAGE ID|STROKEID [--pan DX,DY] [--pinch S] [--rotate DEG] [--around X,Y] [--double-tap] [--flip h|v] [--replay FILE.jsonl]"
+        "gesture JOURNAL PAGE ID|STROKEID [ID...] [--pan DX,DY] [--pinch S] [--rotate DEG] [--around X,Y] [--double-tap] [--flip h|v] [--replay FILE.jsonl]"
     static let summary = "pan, pinch, rotate, double-tap or flip an element or a stroke, or replay a recorded gesture stream"
     static let discussion = """
         Gestures apply in the order they are typed. --around X,Y is the focal point of pinch and
@@ -22,6 +23,10 @@ enum GestureCommand: TechoCommand {
         singular or not finite is refused and nothing changes.
         A stroke id (see 'techo show --json') moves that stroke's points: pinch scales its width
         too; a path stroke is not moved, a rect or ellipse turns by quarter turns only.
+        Several element ids move together as one group, one undo step: each gesture applies to
+        every one of them; without --around, pinch and rotate act about the centre of the
+        group's box (the union of the elements' boxes), --double-tap turns the group +90° about
+        it, and --flip mirrors the group across that centre (each element mirrored on the page).
         """
     static let options = [
         OptionSpec("pan", value: "DX,DY", help: "move by (dx, dy) page pixels"),
@@ -34,7 +39,11 @@ enum GestureCommand: TechoCommand {
     ]
 
     static func run(_ args: ParsedArguments, io: CommandIO) throws {
-        let pos = try args.positionals(["JOURNAL", "PAGE", "ID"], command: "gesture")
+        let names = ["JOURNAL", "PAGE", "ID"]
+        let pos =
+            args.positionals.count > 3
+            ? zip(args.positionals.prefix(3), names).map { Arg(token: $0, name: $1) } : try args.positionals(names, command: "gesture")
+        let ids = args.positionals.dropFirst(2).map { Arg(token: $0, name: "ID") }
         let kinds = ["pan", "pinch", "rotate", "double-tap", "flip"]
         if args.has("replay"), let other = kinds.first(where: args.has) {
             throw UsageError("gesture: --replay and --\(other) cannot be used together")
@@ -44,6 +53,7 @@ enum GestureCommand: TechoCommand {
         }
         if args.has("around"), !args.has("pinch"), !args.has("rotate") { throw UsageError("gesture: --around needs --pinch or --rotate") }
         let store = try JournalAccess.open(pos[0], io: io)
+        if ids.count > 1 { return try runGroup(args, ids: ids, page: pos[1], store: store, io: io) }
         var replay: [Gesture]?
         if let r = args.arg("replay") {
             let bytes = try InputFile.read(r, io: io, limit: JSONLimits.default.maxBytes)
@@ -64,6 +74,36 @@ enum GestureCommand: TechoCommand {
                 }
             } catch let e as EditError where e.message.hasPrefix("'") || e.message.hasPrefix("stroke '") {
                 throw pos[2].blame(e)
+            }
+        }
+    }
+
+    /// Several ids: one group gesture (GroupEdits.move), one undo step. Strokes are not grouped.
+    static func runGroup(_ args: ParsedArguments, ids: [Arg], page pageArg: Arg, store: JournalStore, io: CommandIO) throws {
+        var replay: [Gesture]?
+        if let r = args.arg("replay") {
+            let bytes = try InputFile.read(r, io: io, limit: JSONLimits.default.maxBytes)
+            do { replay = try GestureReplay.parse(String(decoding: bytes, as: UTF8.self)) } catch {
+                throw EditError(.invalid, "\(r.text): \(error)")
+            }
+        }
+        let texts = ids.map(\.text)
+        try JournalAccess.editPage(pageArg, of: store, description: GroupEdits.describe("gesture", texts)) { page in
+            var seen = Set<String>()
+            for id in ids {
+                if !seen.insert(id.text).inserted { throw id.blame(EditError(.invalid, "'\(id.text)' is listed twice")) }
+                if try JournalAccess.isStroke(id, on: page) {
+                    throw id.blame(EditError(.invalid, "'\(id.text)' is a stroke; several ids move elements only (move a stroke on its own)"))
+                }
+            }
+            let gestures = try replay ?? typedGestures(args, dpi: page.dpi)
+            let file = args.value("replay")?.text
+            let label: (Int, Gesture) -> String = { n, g in file.map { "\($0): gesture \(n + 1)" } ?? "--\(optionName(g))" }
+            do {
+                try GroupEdits.move(texts, on: &page, by: gestures, renderer: PageRenderer(assetURL: store.assetURL), label: label)
+            } catch let e as EditError where e.message.hasPrefix("'") {
+                let culprit = ids.first { e.message.hasPrefix("'\($0.text)'") } ?? ids[0]
+                throw culprit.blame(e)
             }
         }
     }
