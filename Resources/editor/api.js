@@ -97,6 +97,10 @@ export class Api {
 
   // Changing: each is one CLI operation and one history step.
   gesture(id, element, events) { return this.json('POST', `/api/pages/${enc(id)}/gesture`, { json: { element, events } }); }
+  /** Several elements moved as one group (one history step); `restackGroup` and `removeGroup` likewise. */
+  gestureGroup(id, elements, events) { return this.json('POST', `/api/pages/${enc(id)}/gesture`, { json: { elements, events } }); }
+  restackGroup(id, elements, how) { return this.json('POST', `/api/pages/${enc(id)}/restack`, { json: { elements, ...how } }); }
+  removeGroup(id, elements) { return this.json('POST', `/api/pages/${enc(id)}/remove`, { json: { elements } }); }
   draw(id, stroke) { return this.json('POST', `/api/pages/${enc(id)}/draw`, { json: stroke }); }
   upload(id, type, file, at) {
     const query = { type, name: file.name || 'picture' };

@@ -7,6 +7,7 @@
 import { Api } from './api.js';
 import { compactLayout } from './compact.js';
 import { DrawnPixels } from './drawn-pixels.js';
+import { Group } from './group.js';
 import { allAt, nextBelowAt, topmostAt } from './hit-test.js';
 import { InkPreview } from './ink-preview.js';
 import { PointerInput } from './input.js';
@@ -31,7 +32,7 @@ import { View } from './view.js';
 import { Widths } from './widths.js';
 import { Zoom } from './zoom.js';
 
-const SHORTCUTS = { v: 'select', p: 'pencil', h: 'highlighter', l: 'line', r: 'rect', o: 'ellipse', e: 'eraser', t: 'text' };
+const SHORTCUTS = { v: 'select', p: 'pencil', h: 'highlighter', l: 'lasso', r: 'rect', o: 'ellipse', e: 'eraser', t: 'text' };
 
 class Editor {
   constructor() {
@@ -53,6 +54,7 @@ class Editor {
     this.nudge = new Nudge(this.gestures, this.view);
     this.selectionFrame = new SelectionFrame(this.view);
     this.drawnPixels = new DrawnPixels(this.api, this.state);
+    this.group = new Group(this);
     this.gestures.onFrame = (el, m) => { if (el.id === this.state.selection) this.selectionFrame.show(el, m); };
     this.panels = null;
     window.techoEditor = this;
@@ -163,7 +165,8 @@ class Editor {
     this.tool = this.tools[name];
     this.view.frame.dataset.tool = name;
     this.panels.tools.showTool(name);
-    if (name !== 'select') { this.select(null); this.strokes.select(null); }
+    // The lasso keeps the selection (Shift adds to it); the other tools leave it.
+    if (name !== 'select' && name !== 'lasso') { this.select(null); this.strokes.select(null); }
     this.widths.showFor(name);
   }
 
@@ -188,7 +191,8 @@ class Editor {
    * the selection on the page element for scripts (`data-techo-selection`, empty for none).
    */
   showFrame() {
-    this.view.frame.dataset.techoSelection = this.state.selection || this.strokes.id || '';
+    this.view.frame.dataset.techoSelection = this.state.selectedIds().join(' ') || this.strokes.id || '';
+    if (this.group.showFrame()) return;
     const el = this.state.selection ? this.state.elementById(this.state.selection) : null;
     this.selectionFrame.show(el && !el.locked ? el : null, el && el.transform);
   }
@@ -254,10 +258,10 @@ class Editor {
   }
 
   /** Starts `element` following a gesture on the overlay (live-gesture.js). */
-  startLive(element) { return this.gestures.start(element); }
+  startLive(element) { return element.type === 'group' ? this.group.start() : this.gestures.start(element); }
 
   /** Sends one gesture replay (one history step) and swaps in the new render. */
-  commitGesture(id, events, live) { return this.gestures.commit(id, events, live); }
+  commitGesture(id, events, live) { return live && live.group ? this.group.commit(events, live) : this.gestures.commit(id, events, live); }
 
   commitStroke(stroke) {
     return this.change(async () => {

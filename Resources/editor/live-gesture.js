@@ -246,3 +246,104 @@ export class LiveGestures {
     }, () => { if (live) live.abort(); });
   }
 }
+
+/**
+ * Several elements under one live transform (a group's drag, pinch, turn or handle drag): one
+ * track for the group's box, each member drawn from its own sprite under what the gesture did
+ * so far, over the page rendered without any of them (`render?without=ID,ID,…`, once per
+ * revision). The members are drawn over the rest of the page while the gesture lasts (an
+ * element lying between two members shows under them until the release's render); the frame
+ * and every member's outline follow. The release sends one group gesture, one history step.
+ */
+export class GroupLive {
+  /** `group`: groupBox's element-like box; `members`: the elements as the page's answer lists them. */
+  constructor(gestures, group, members, onFrame) {
+    this.gestures = gestures;
+    this.element = group;
+    this.members = members;
+    this.onFrame = onFrame;
+    this.group = true;
+    this.track = new GestureTrack(group.transform, 0);
+    this.assets = null;
+    this.frame = 0;
+    this.done = false;
+  }
+
+  get m() { return this.track.m; }
+  get events() { return this.track.events; }
+  apply(events) { this.track.apply(events); this.schedule(); }
+  replace(events) { this.track.replace(events); this.schedule(); }
+  schedule() {
+    if (this.frame || this.done) return;
+    this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
+  }
+
+  /** What the gesture has done so far, as a page matrix (the live transform of each member is G · its own). */
+  get g() { return multiply(this.track.m, this.track.m0inv); }
+
+  draw() {
+    const view = this.gestures.view;
+    const g = this.g;
+    for (const el of this.members) {
+      const h = view.handle(el.id);
+      if (h) view.placeHandle(h, el, multiply(g, el.transform));
+    }
+    this.onFrame(this.element, this.track.m);
+    const a = this.assets;
+    if (!a) return;
+    const ctx = view.context();
+    const sx = view.overlay.width / view.page.width, sy = view.overlay.height / view.page.height;
+    ctx.clearRect(0, 0, view.overlay.width, view.overlay.height);
+    const rh = view.overlay.height * (view.page.storedHeight ?? view.page.height) / view.page.height;
+    ctx.drawImage(a.backdrop, 0, 0, view.overlay.width, rh);
+    ctx.imageSmoothingQuality = 'high';
+    for (const s of a.sprites) {
+      const t = multiply([sx, 0, 0, sy, 0, 0], multiply(g, s.u0));
+      ctx.setTransform(t[0], t[1], t[2], t[3], t[4], t[5]);
+      ctx.drawImage(s.sprite, s.rect[0], s.rect[1], s.rect[2], s.rect[3]);
+    }
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    view.frame.classList.add('live');
+  }
+
+  abort() {
+    this.finish();
+    const view = this.gestures.view;
+    view.clearOverlay();
+    for (const el of this.members) {
+      const h = view.handle(el.id);
+      if (h) view.placeHandle(h, el, el.transform);
+    }
+    this.onFrame(this.element, this.element.transform);
+    this.gestures.state.endGesture();
+  }
+
+  finish() {
+    this.done = true;
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+  }
+}
+
+/** The pictures a group's gesture draws: the page without the members, and each member's sprite. */
+export function prepareGroup(gestures, members) {
+  const { api, state, view } = gestures;
+  const ids = members.map((e) => e.id);
+  const key = `${state.pageId}|group:${ids.join(',')}|${state.revision}|${view.scale}`;
+  let p = gestures.cache.get(key);
+  if (!p) {
+    const page = state.pageId, scale = view.scale;
+    p = Promise.all([
+      api.render(page, scale, ids.join(',')).then((b) => createImageBitmap(b)),
+      ...members.map((el) => api.sprite(page, el.id, spriteScale(el, scale)).then(async (s) => {
+        const theta = ((state.storedElement(el.id).rotate || 0) * Math.PI) / 180;
+        const u0 = [Math.cos(theta), Math.sin(theta), -Math.sin(theta), Math.cos(theta), el.transform[4], el.transform[5]];
+        return { sprite: await createImageBitmap(s.blob), rect: s.rect, u0 };
+      })),
+    ]).then(([backdrop, ...sprites]) => ({ backdrop, sprites }));
+    p.catch(() => gestures.cache.delete(key));
+    if (gestures.cache.size > 8) gestures.cache.delete(gestures.cache.keys().next().value);
+    gestures.cache.set(key, p);
+  }
+  return p;
+}

@@ -30,8 +30,11 @@ export class SelectionBar {
 
   place() {
     const id = this.editor.state.selection;
-    const h = id && this.view.handle(id);
-    if (!h) { this.bar.hidden = true; return; }
+    // Several selected: the bar goes by the group's frame (group.js) and acts on them all.
+    const group = this.editor.state.isGroup();
+    const chosen = new Set(this.editor.state.selectedIds());
+    const h = group ? this.editor.selectionFrame.box : id && this.view.handle(id);
+    if (!h || (group && this.editor.selectionFrame.root.hidden)) { this.bar.hidden = true; return; }
     this.bar.hidden = false;
     const box = h.getBoundingClientRect();
     const stage = this.view.stage.getBoundingClientRect();
@@ -48,7 +51,7 @@ export class SelectionBar {
       clamp(cx, box.bottom + GAP), clamp(cx, box.top - GAP - hh), clamp(box.right + GAP, cy), clamp(box.left - GAP - w, cy),
     ];
     const others = ((this.editor.state.pageData || {}).elements || [])
-      .filter((e) => e.id !== id && e.type !== 'ink' && !e.hidden)
+      .filter((e) => !chosen.has(e.id) && e.type !== 'ink' && !e.hidden)
       .map((e) => this.view.handle(e.id))
       .filter(Boolean)
       .map((el) => el.getBoundingClientRect());

@@ -14,7 +14,7 @@ export class EditorState {
     this.pageId = null;
     this.pageData = null;       // GET /api/pages/ID
     this.revision = null;
-    this.selection = null;      // the selected element's id
+    this.selected = [];         // every selected element's id, in the order picked (`selection`: the last)
     this.refreshing = null;     // the refresh loop, while it runs
     this.dirty = false;         // a refresh was asked for since the loop's last load began
     this.pendingThens = [];     // callbacks for the frame the next render appears in
@@ -31,8 +31,25 @@ export class EditorState {
    */
   on(what, fn) { this.listeners[what].push(fn); }
 
-  /** The selected elements' ids ([] when none); `selection` is the one picked last. */
-  selectedIds() { return this.selection ? [this.selection] : []; }
+  /** The selected elements' ids, bottom to top ([] when none); `selection` is the one picked last. */
+  selectedIds() {
+    const ids = this.selected;
+    if (!this.pageData) return ids.slice();
+    const chosen = new Set(ids);
+    return this.pageData.elements.filter((e) => chosen.has(e.id)).map((e) => e.id);
+  }
+
+  /** Whether several elements are selected (they act as one group). */
+  isGroup() { return this.selectedIds().length > 1; }
+
+  /** Sets the selection: `ids` in the order picked, the last the one a panel shows. */
+  setSelected(ids) { this.selected = [...new Set(ids.filter(Boolean))]; }
+
+  /** The selected element picked last (the one a single-element panel shows), or null. */
+  get selection() { return this.selected.length ? this.selected[this.selected.length - 1] : null; }
+
+  /** Selecting one element (or none) is a selection of that one alone. */
+  set selection(id) { this.selected = id ? [id] : []; }
 
   emit(what, value) { for (const fn of this.listeners[what]) fn(value); }
 
@@ -109,7 +126,11 @@ export class EditorState {
     }
     this.pageData = data;
     this.view.paper(data.page && data.page.background);
-    if (this.selection && !data.elements.some((e) => e.id === this.selection)) this.selection = null;
+    // Elements gone from the page (removed, undone) leave the selection.
+    if (this.selected.length) {
+      const here = new Set(data.elements.map((e) => e.id));
+      this.setSelected(this.selected.filter((id) => here.has(id)));
+    }
     await this.view.showRender(decoding, () => {
       this.view.showHandles(data.elements, this.selection, (h) => this.onHandleFocus(h));
       // Scripts and tests read which revision is on screen from the page element.

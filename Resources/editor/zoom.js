@@ -186,11 +186,13 @@ export class Zoom {
     if (this.touches.size !== 2 || this.pinch) return;
     // Two fingers: the view's, unless the selection is under one of them (then it is pinched).
     const pts = [...this.touches.values()];
-    const sel = this.prior && this.editor.state.elementById(this.prior);
+    // Several selected: the group's box stands for the selection (group.js).
+    const group = this.editor.state.isGroup() ? this.editor.group.element() : null;
+    const sel = group || (this.prior && this.editor.state.elementById(this.prior));
     const onSelection = sel && pts.some(([x, y]) => {
       const [px, py] = this.view.toPage(x, y);
       const hit = this.editor.hitTest(px, py);
-      return hit && hit.id === sel.id;
+      return hit && (group ? group.ids.includes(hit.id) : hit.id === sel.id);
     });
     // A first finger that took hold of an element (the select tool's gesture) pinches that element,
     // and so do two fingers down on the paper around the selection (the select tool's

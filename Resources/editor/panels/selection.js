@@ -19,6 +19,8 @@ export function selectionPanel(doc, editor) {
     const id = state.selection;
     const page = state.pageId;
     if (!id) return;
+    // Several selected: each action is one request for them all (group.js).
+    if (state.isGroup()) return editor.group.act(name);
     switch (name) {
       case 'flip-h': return editor.simple(() => api.flip(page, id, 'h'));
       case 'flip-v': return editor.simple(() => api.flip(page, id, 'v'));
@@ -81,6 +83,20 @@ export function selectionPanel(doc, editor) {
       const el = state.selection && state.elementById(state.selection);
       panel.hidden = !el;
       if (!el) return;
+      // Several selected: the actions act on them all; the properties are each element's own.
+      const group = state.isGroup();
+      panel.classList.toggle('group', group);
+      // One element's opacity: not offered for several (it would change only the last picked).
+      $('opacity').closest('label').hidden = group;
+      if (group) {
+        const n = state.selectedIds().length;
+        $('selection-title').textContent = `${n} elements`;
+        const movable = editor.group.movable();
+        for (const a of ['flip-h', 'flip-v', 'rotate']) doc.querySelector(`[data-techo-action=${a}]`).disabled = !movable;
+        $('text-props').hidden = true;
+        $('photo-props').hidden = true;
+        return;
+      }
       const stored = state.storedElement(el.id);
       $('selection-title').textContent = `${el.type} · ${el.id}`;
       $('opacity').value = String(el.opacity ?? 1);

@@ -1,6 +1,7 @@
 // Every tool of the editor, by the name its button carries (data-techo-tool).
 
 import { freehandTool } from './freehand.js';
+import { lassoTool } from './lasso.js';
 import { selectTool } from './select.js';
 import { shapeTool } from './shape.js';
 import { textTool } from './text.js';
@@ -9,6 +10,7 @@ import { strokeEraserTool } from './stroke-eraser.js';
 export function makeTools(editor) {
   return {
     select: selectTool(editor),
+    lasso: lassoTool(editor),
     pencil: freehandTool('pencil', editor),
     highlighter: freehandTool('highlighter', editor),
     eraser: freehandTool('eraser', editor),

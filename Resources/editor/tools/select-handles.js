@@ -1,7 +1,8 @@
 // The select tool's handle states (after tldraw's SelectTool child states): `pointingHandle`
 // (pressed on a handle of the selection, not yet moved) and `draggingHandle` (the element follows
 // the handle on the overlay). The select tool's idle state asks `handleUnder` first and moves here;
-// a drag ends as one §3 event, sent as one replay (one history step), and back to idle.
+// a drag ends as one §3 event, sent as one replay (one history step), and back to idle. A group's
+// handles are the same on the group's box; the release sends the event for every member at once.
 
 import { cornerPinch, handleAt, handlePoints, HANDLE_NAMES, knobRotation, SIDE_NAMES, sideDrag } from '../handles.js';
 import { apply, invert } from '../matrix.js';
@@ -16,7 +17,9 @@ export function screenK(view) {
 
 /** The handle of the selection under page point (x, y), `{name, element}`, or null. */
 export function handleUnder(editor, x, y) {
-  const el = editor.state.selection ? editor.elementById(editor.state.selection) : null;
+  // A group's handles are on its box (group.js), when every member can move.
+  const group = editor.state.isGroup();
+  const el = group ? (editor.group.movable() ? editor.group.element() : null) : editor.state.selection ? editor.elementById(editor.state.selection) : null;
   if (!el || el.type === 'ink' || el.locked) return null;
   const k = screenK(editor.view);
   const inv = invert(el.transform);

@@ -5,8 +5,15 @@
 // a selection smaller than their spread pinch and turn the selection. The element follows the
 // pointers on the overlay; the whole gesture is one replay (one history step) when the last
 // pointer lifts.
+//
+// Several at once: Shift+click (or Shift+tap) adds an element to the selection or takes it out;
+// a mouse or pen drag from empty paper draws a marquee that selects what it touches (Shift adds);
+// pressing any member of a group drags, pinches and turns the whole group (group.js). One finger
+// on empty paper draws no marquee: it is a tap (clearing the selection) or the first finger of a
+// pinch, since a finger on paper scrolls and zooms; fingers select several with the lasso.
 
 import { boxOf, SNAP_SCREEN_PX, snapBox, snapLines } from '../snap.js';
+import { marqueePick } from '../group-geometry.js';
 import { GestureRecognizer } from '../input.js';
 import { pageHasStrokes, strokeAbove } from '../stroke-selection.js';
 import { handleStates, handleUnder, screenK } from './select-handles.js';
@@ -39,6 +46,19 @@ export function selectTool(editor) {
       return;
     }
     if (editor.strokes.id) editor.strokes.select(null);
+    const state = editor.state;
+    if (e.shiftKey && hit) {
+      // Shift+click adds it to the selection or takes it out; a drag then moves the group.
+      editor.group.toggle(hit.id);
+      if (state.selected.includes(hit.id)) tool.transition('gesturing', { event: e, element: selectionElement(editor), shift: true });
+      return;
+    }
+    if (hit && state.isGroup() && state.selected.includes(hit.id)) {
+      tool.transition('gesturing', { event: e, element: selectionElement(editor), member: hit.id });
+      return;
+    }
+    if (!hit && e.pointerType !== 'touch') { tool.transition('brushing', e); return; }
+    if (!hit && e.pointerType === 'touch' && e.shiftKey) return;
     if (!hit && e.pointerType === 'touch' && editor.state.selection) {
       // Perhaps the first of two fingers about to pinch the selection.
       tool.transition('fingerOnPaper', e);
@@ -66,7 +86,48 @@ export function selectTool(editor) {
         // A double-click or double-tap on a text edits it in place (tools/text.js); on anything
         // else it turns it +90°.
         if (hit && hit.type === 'text') { editor.setTool('text'); editor.tools.text.edit(hit.id, 'select'); return; }
-        if (hit) editor.commitGesture(hit.id, [{ gesture: 'doubleTap' }]);
+        if (hit && editor.state.isGroup() && editor.state.selected.includes(hit.id)) editor.group.act('rotate');
+        else if (hit) editor.commitGesture(hit.id, [{ gesture: 'doubleTap' }]);
+      },
+    },
+
+    // The marquee: a drag from empty paper selects every element its rectangle touches
+    // (group-geometry.js), live as it grows; with Shift, added to what was selected. A press
+    // that does not move 3 screen px is a click on the paper: nothing is selected any more.
+    brushing: {
+      onEnter(e, tool) {
+        tool.data = { id: e.id, start: [e.x, e.y], base: e.shiftKey ? editor.state.selected.slice() : [], moved: false, node: null };
+      },
+      onPointerMove(e, tool) {
+        const d = tool.data;
+        if (e.id !== d.id) return;
+        const k = screenK(editor.view);
+        if (!d.moved && Math.hypot(e.x - d.start[0], e.y - d.start[1]) * k < 3) return;
+        d.moved = true;
+        if (!d.node) {
+          d.node = editor.view.doc.createElement('div');
+          d.node.className = 'marquee';
+          d.node.dataset.techoMarquee = '';
+          editor.view.frame.append(d.node);
+        }
+        const vk = editor.view.k;
+        const x0 = Math.min(d.start[0], e.x), y0 = Math.min(d.start[1], e.y);
+        d.node.style.cssText = `left:${x0 * vk}px;top:${y0 * vk}px;width:${Math.abs(e.x - d.start[0]) * vk}px;height:${Math.abs(e.y - d.start[1]) * vk}px`;
+        const picked = marqueePick(editor.state.pageData.elements, d.start, [e.x, e.y]);
+        const ids = [...d.base, ...picked.filter((id) => !d.base.includes(id))];
+        const now = editor.state.selected;
+        if (ids.length !== now.length || ids.some((id, i) => id !== now[i])) editor.group.set(ids);
+      },
+      onPointerUp(e, tool) {
+        const d = tool.data;
+        if (e.id !== d.id) return;
+        if (d.node) d.node.remove();
+        tool.transition('idle');
+        if (!d.moved && d.base.length === 0) editor.select(null);
+      },
+      onCancel(e, tool) {
+        if (tool.data.node) tool.data.node.remove();
+        tool.transition('idle');
       },
     },
 
@@ -96,7 +157,7 @@ export function selectTool(editor) {
       onEnter(e, tool) { tool.data = { first: e }; },
       onPointerDown(e, tool) {
         const first = tool.data.first;
-        const el = editor.elementById(editor.state.selection);
+        const el = selectionElement(editor);
         if (el && underFingers(el, [first.x, first.y], [e.x, e.y], screenK(editor.view))) {
           tool.transition('gesturing', { event: first, element: el, second: e });
         }
@@ -111,7 +172,7 @@ export function selectTool(editor) {
     },
 
     gesturing: {
-      onEnter({ event, element, second }, tool) {
+      onEnter({ event, element, second, member, shift }, tool) {
         const d = tool.data = {};
         d.recognizer = new GestureRecognizer();
         d.recognizer.down(event.id, event.x, event.y);
@@ -121,7 +182,9 @@ export function selectTool(editor) {
         d.start = [event.x, event.y];
         d.applied = [0, 0];
         d.box = boxOf(element.size, element.transform);
-        d.lines = snapLinesFor(editor, element.id);
+        d.lines = snapLinesFor(editor, element.ids || [element.id]);
+        d.member = member || null;
+        d.shift = !!shift;
         d.multi = false;
         if (second) { d.multi = true; d.recognizer.down(second.id, second.x, second.y); }
       },
@@ -156,7 +219,11 @@ export function selectTool(editor) {
         editor.selectionFrame.showGuides(null);
         // The live gesture kept every event it moved the element by: that is the replay.
         if (d.live.events.length > 0) editor.commitGesture(d.element, d.live.events, d.live);
-        else d.live.abort();
+        else {
+          d.live.abort();
+          // A click on a member of a group that did not move selects that member alone.
+          if (d.member && !d.multi) editor.select(d.member);
+        }
         tool.transition('idle');
       },
       onCancel(e, tool) {
@@ -167,14 +234,14 @@ export function selectTool(editor) {
       },
     },
 
-    // A stroke picked: a drag moves it (its frame follows; one gesture at the release).
+    // A stroke picked: a drag moves it (the stroke follows, stroke-selection.js; one gesture at the release).
     movingStroke: {
-      onEnter(e, tool) { tool.data = { id: e.id, start: [e.x, e.y], offset: [0, 0] }; },
+      onEnter(e, tool) { tool.data = { id: e.id, start: [e.x, e.y], offset: [0, 0] }; editor.strokes.beginDrag(); },
       onPointerMove(e, tool) {
         const d = tool.data;
         if (e.id !== d.id) return;
         d.offset = [e.x - d.start[0], e.y - d.start[1]];
-        editor.strokes.show(d.offset);
+        editor.strokes.drag(d.offset);
       },
       onPointerUp(e, tool) {
         const d = tool.data;
@@ -182,21 +249,26 @@ export function selectTool(editor) {
         tool.transition('idle');
         const [dx, dy] = [Math.round(d.offset[0] * 100) / 100, Math.round(d.offset[1] * 100) / 100];
         // A press that barely moved (under 3 screen px) only selects.
-        if (Math.hypot(dx, dy) * editor.view.k < 3) { editor.strokes.show(); return; }
+        if (Math.hypot(dx, dy) * editor.view.k < 3) { editor.strokes.cancelDrag(); return; }
         editor.strokes.move(dx, dy);
       },
-      onCancel(e, tool) { editor.strokes.show(); tool.transition('idle'); },
+      onCancel(e, tool) { editor.strokes.cancelDrag(); tool.transition('idle'); },
     },
 
     ...handleStates(editor),
   });
 }
 
-/** The lines the element `id` snaps to: the page's and the other visible elements' boxes. */
-function snapLinesFor(editor, id) {
+/** What a gesture on the selection moves: the group's box, or the one selected element. */
+export function selectionElement(editor) {
+  return editor.state.isGroup() ? editor.group.element() : editor.elementById(editor.state.selection);
+}
+
+/** The lines the elements `ids` snap to: the page's and the other visible elements' boxes. */
+function snapLinesFor(editor, ids) {
   const meta = editor.state.pageMeta();
   const data = editor.state.pageData;
   if (!meta || !data) return null;
-  const others = data.elements.filter((el) => el.id !== id && !el.hidden && el.type !== 'ink').map((el) => boxOf(el.size, el.transform));
+  const others = data.elements.filter((el) => !ids.includes(el.id) && !el.hidden && el.type !== 'ink').map((el) => boxOf(el.size, el.transform));
   return snapLines(meta, others);
 }
