@@ -133,13 +133,13 @@ extension EditorServer {
         }
     }
 
-    /// Once per server, on a thread of its own at a low priority (behind the editor's first
-    /// renders): the program's identity that render keys (thumbnails' ETags) start with, then
-    /// the sticker atlas.
+    /// Once per server, on a thread of its own at the render workers' priority (edits go first;
+    /// lower, a busy machine starved it and the tray's first request waited on it): the
+    /// program's identity that render keys (thumbnails' ETags) start with, then the sticker atlas.
     func warmStickerAtlas() {
         guard warming.claim() else { return }
         let thread = Thread { [weak self] in
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + 15)
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + 10)
             _ = RenderKey.program
             guard let self else { return }
             _ = try? self.stickerAtlas(StickerPacks.all().packs)
