@@ -15,7 +15,8 @@
 
 import { button, fillSelect } from './controls.js';
 
-const THUMB_H = 160;        // px the server draws (shown 72 px tall: sharp up to 2x screens)
+const THUMB_H = 160;        // px the server draws (shown at most 64 px tall: sharp on 2x screens)
+const THUMB_BOX = 64;       // px: the square a thumbnail is shown in
 const AT_ONCE = 3;          // thumbnails asked for at once
 const SETTLE_MS = 250;      // after a change, the page's own render goes first
 const HOLD_MS = 250;        // a finger held this long lifts the row
@@ -278,8 +279,13 @@ export function pagesPanel(doc, editor) {
         row.pageId.textContent = `${p.id}${p.endless ? ' · endless' : ''}`;
         row.open.setAttribute('aria-label', `Open page ${n}, ${p.id}; drag to move it`);
         row.open.title = `Page ${n} (${p.id}): drag to move it`;
-        // The frame has the page's shape before its picture comes, so nothing jumps.
-        row.pic.style.aspectRatio = `${Math.max(1, p.width)} / ${Math.max(1, p.height)}`;
+        // The frame has the page's shape, inside a THUMB_BOX square (a wide spread is as wide as a
+        // tall page is tall, so the numbers line up), before its picture comes: nothing jumps.
+        const k = THUMB_BOX / Math.max(1, p.width, p.height);
+        const w = Math.max(8, Math.round(p.width * k)), h = Math.max(8, Math.round(p.height * k));
+        row.pic.style.width = `${w}px`;
+        row.pic.style.height = `${h}px`;
+        row.pic.style.margin = `${(THUMB_BOX - h) / 2}px ${(THUMB_BOX - w) / 2}px`;
         if (p.id === pageId) row.li.setAttribute('aria-current', 'page');
         else row.li.removeAttribute('aria-current');
         row.up.setAttribute('aria-label', `Move page ${p.id} up`);
