@@ -105,6 +105,31 @@ public enum Exporter {
         let decodeBefore = DecodeClock.nanoseconds
         let started = ContinuousClock.now
         let showProgress = showProgress && pages.count > 1
+        // How many pages not yet done show each asset and each text: the pictures and text
+        // layouts no page still to render shows are dropped from the renderer's caches as their
+        // last page is done, so memory holds the pages in flight, not the pages done.
+        func texts(_ page: Page) -> Set<TextContent> {
+            Set(page.elements.compactMap { if case .text(let t) = $0.content { return t } else { return nil } })
+        }
+        var pictureUsers: [AssetRef: Int] = [:], textUsers: [TextContent: Int] = [:]
+        for page in pages {
+            for a in page.assets { pictureUsers[a, default: 0] += 1 }
+            for t in texts(page) { textUsers[t, default: 0] += 1 }
+        }
+        func pageDone(_ page: Page) {
+            var pictures = Set<AssetRef>(), layouts = Set<TextContent>()
+            lock.lock()
+            for a in page.assets {
+                pictureUsers[a, default: 1] -= 1
+                if pictureUsers[a] == 0 { pictures.insert(a) }
+            }
+            for t in texts(page) {
+                textUsers[t, default: 1] -= 1
+                if textUsers[t] == 0 { layouts.insert(t) }
+            }
+            lock.unlock()
+            renderer.forget(pictures: pictures, texts: layouts)
+        }
         // A fixed pool of workers takes pages in order, so at most `jobs` pages are in memory.
         let workers = max(1, min(settings.jobs, pages.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -117,6 +142,7 @@ public enum Exporter {
                 if stop { return }
                 do {
                     let page = pages[i]
+                    defer { pageDone(page) }
                     if vector {
                         // Vector pages are drawn into one document afterwards, in order.
                         let t0 = ContinuousClock.now
@@ -144,7 +170,12 @@ public enum Exporter {
                         continue
                     }
                     let t0 = ContinuousClock.now
-                    let rendered = try renderer.render(page, scale: scale)
+                    // Each page is rendered once: nothing of it is kept for a next render. The
+                    // pages rendered at once share the cores: with a page per core, each page is
+                    // composed by its own thread alone, which is as fast and holds one element's
+                    // drawing at a time instead of those of workers running ahead.
+                    let rendered = try renderer.render(
+                        page, scale: scale, keepDrawings: false, threads: max(1, renderer.composeThreads / workers))
                     let rendering = seconds(since: t0)
                     let t1 = ContinuousClock.now
                     var encoding = 0.0

@@ -9,7 +9,7 @@ import TechoModel
 import TechoRaster
 
 extension ImageCache {
-    private struct VectorKey: Hashable {
+    private struct VectorKey: Hashable, OfAsset {
         var asset: AssetRef
         var width: Int
         var height: Int

@@ -14,7 +14,7 @@ import TechoRaster
 /// the least recently used entries are dropped (a multi-page export keeps only what the pages
 /// being rendered need).
 final class ImageCache: @unchecked Sendable {
-    private struct Key: Hashable {
+    private struct Key: Hashable, OfAsset {
         var asset: AssetRef
         var denominator: Int
     }
@@ -79,12 +79,35 @@ final class ImageCache: @unchecked Sendable {
         slot.result = result
         if case .success(let p) = result {
             lock.lock()
-            slot.bytes = p.data.count
-            total += slot.bytes
-            evict(keeping: key)
+            // A slot forgotten while it was being made is not counted: nothing holds it.
+            if slots[key] === slot {
+                slot.bytes = p.data.count
+                total += slot.bytes
+                evict(keeping: key)
+            }
             lock.unlock()
         }
         return try result.get()
+    }
+
+    /// Bytes of pixels kept now.
+    var bytes: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return total
+    }
+
+    /// Drops every picture made from `assets` (decoded, derived, rendered at any size). Threads
+    /// still drawing one keep its pixels; a later draw makes it again.
+    func forget(_ assets: Set<AssetRef>) {
+        guard !assets.isEmpty else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        for (k, s) in slots {
+            guard let a = (k.base as? OfAsset)?.asset, assets.contains(a) else { continue }
+            total -= s.bytes
+            slots[k] = nil
+        }
     }
 
     /// Drops least recently used finished entries until the total is within the budget.
@@ -162,6 +185,11 @@ final class ImageCache: @unchecked Sendable {
             throw failure(asset, e)
         }
     }
+}
+
+/// A cache key of a picture made from one asset (`ImageCache.forget`).
+protocol OfAsset {
+    var asset: AssetRef { get }
 }
 
 /// An asset that could not be read or decoded; the renderer adds the page and element.

@@ -101,6 +101,13 @@ final class PreviewCache: @unchecked Sendable {
 
     init(budget: Int) { self.budget = budget }
 
+    /// Bytes kept now.
+    var bytes: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return total
+    }
+
     func value<T>(_ key: AnyHashable, as: T.Type) -> T? {
         lock.lock()
         defer { lock.unlock() }
@@ -144,17 +151,18 @@ struct BackgroundKey: Hashable {
 }
 
 extension PageRenderer {
-    /// Composes `page` on `canvas`: the background on this thread while `composeThreads`
-    /// workers make element drawings (none with one thread: this thread makes them all), then
+    /// Composes `page` on `canvas`: the background on this thread while `threads` (default
+    /// `composeThreads`) workers make element drawings (none with one thread: this thread makes them all), then
     /// the drawings in order. The page thread mostly waits and blends, so it does not count as
     /// one of the workers; it still takes an element no worker has started.
-    func compose(_ page: Page, canvas: Canvas) throws -> RenderedPage {
-        let preview = canvas.width * canvas.height <= PageRenderer.previewPixels
+    func compose(_ page: Page, canvas: Canvas, keepDrawings: Bool = true, threads: Int? = nil) throws -> RenderedPage {
+        let threads = threads ?? composeThreads
+        let preview = keepDrawings && canvas.width * canvas.height <= PageRenderer.previewPixels
         let elements = page.elements.filter { !$0.hidden && $0.opacity > 0 }
         let jobs = ComposeJobs(count: elements.count) { [self] i in
             try drawing(of: elements[i], canvas: canvas, keep: preview)
         }
-        jobs.start(workers: composeThreads > 1 ? composeThreads : 0)
+        jobs.start(workers: threads > 1 ? threads : 0)
         defer { jobs.finish() }
         var pixmap = try background(of: page, canvas: canvas, keep: preview)
         var warnings: [String] = []

@@ -148,7 +148,7 @@ extension PageRenderer {
 }
 
 /// What a cropped, adjusted photo is made from: its cache key.
-struct DerivedPicture: Hashable {
+struct DerivedPicture: Hashable, OfAsset {
     var asset: AssetRef
     var size: [Int]
     var steps: [[Float]]

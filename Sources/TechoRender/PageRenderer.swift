@@ -47,14 +47,48 @@ public final class PageRenderer: @unchecked Sendable {
 
     /// Renders `page` at `scale` × its pixel size (`RenderedPage.dpi` is `page.dpi × scale`).
     ///
+    /// - Parameters:
+    ///   - keepDrawings: keep a preview's drawings for the next render of the page (see
+    ///     `previewPixels`). Default true. An export passes false: it renders each page once,
+    ///     and kept drawings would only hold memory (up to `previewBudget`) for nothing.
+    ///   - threads: threads composing this page, at most `composeThreads`. Default
+    ///     `composeThreads`. An export rendering several pages at once gives each page its
+    ///     share of the cores. The page is byte-identical for any value.
     /// - Throws: `RenderError` naming the page and element: a page over the limits at this
     ///   scale (checked before any pixel is allocated), an asset that is missing or corrupt,
     ///   text that cannot be laid out, SVG path data that does not parse.
-    public func render(_ page: Page, scale: Double = 1) throws -> RenderedPage {
+    public func render(_ page: Page, scale: Double = 1, keepDrawings: Bool = true, threads: Int? = nil) throws -> RenderedPage {
         precondition(scale.isFinite && scale > 0, "render scale must be positive and finite, got \(scale)")
         let size = try resolvedSize(of: page)
         let (w, h) = try deviceSize(page: page, size: size, scale: scale)
-        return try compose(page, canvas: Canvas(page: page, scale: scale, width: w, height: h))
+        return try compose(
+            page, canvas: Canvas(page: page, scale: scale, width: w, height: h), keepDrawings: keepDrawings,
+            threads: max(1, min(composeThreads, threads ?? composeThreads)))
+    }
+
+    /// Bytes of preview drawings the renderer holds now (at most `previewBudget`).
+    var keptDrawingBytes: Int { previews.bytes }
+
+    /// Bytes of decoded and derived pictures the renderer holds now.
+    var keptPictureBytes: Int { images.bytes }
+
+    /// Texts the renderer holds laid out now.
+    var keptLayoutCount: Int {
+        textLock.lock()
+        defer { textLock.unlock() }
+        return layouts.count
+    }
+
+    /// Drops the pictures decoded, derived or rendered from `assets` and the layouts of
+    /// `texts`: an export calls it for what no page still to render shows, so a long journal
+    /// of distinct photos and texts holds those of the pages in flight, not hundreds of
+    /// megabytes of pages done. A later render that shows one makes it again.
+    public func forget(pictures assets: Set<AssetRef>, texts: Set<TextContent> = []) {
+        images.forget(assets)
+        guard !texts.isEmpty else { return }
+        textLock.lock()
+        for t in texts { layouts[t] = nil }
+        textLock.unlock()
     }
 
     /// The part `region` (device pixels of the whole render at `scale`, clipped to it) of what

@@ -26,6 +26,8 @@ enum JournalAccess {
         do {
             let store = try JournalStore.openForReading(url)
             let (journal, pages) = try store.readSnapshot()
+            // Read once: the files' bytes the store holds to compare later reads are not needed.
+            store.forgetHeldFiles()
             io.keepUntilExit(store)
             return (store, journal, pages)
         } catch let e as StorageError {

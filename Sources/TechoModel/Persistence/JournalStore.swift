@@ -187,6 +187,13 @@ public final class JournalStore {
                 + "so that change cannot be finished: run any techo command on it where it can be written")
     }
 
+    /// Lets go of the bytes of the files the store read (it keeps them to tell a file that did
+    /// not change from one that did): a command that reads the journal once and keeps the
+    /// models, as `techo export` does, needs none of it. A later read reads the files again.
+    public func forgetHeldFiles() {
+        held.removeAll()
+    }
+
     /// How many times `readSnapshot` reads before it takes the lock or gives up (with waits of
     /// 1, 2, 4, … ms up to 100 ms between them: about 1.2 s in all).
     static let snapshotAttempts = 16
