@@ -154,6 +154,18 @@ extension EditorBrowserTests {
         if phone {
             try f.tab.screenshot(x: 0, y: 0, w: Double(width), h: Double(height)).write(to: dir.appendingPathComponent("pages-moved-\(width)x\(height).png"))
         }
+        if !touch {
+            // A pen drags at once, as the mouse does: p3 to the top, one more step.
+            let top = try f.tab.box("[data-techo-page-row=\"p2\"]")
+            let r = try f.tab.box("[data-techo-page-link=\"p3\"] .page-thumb")
+            try f.tab.drag(from: (r.x + r.w / 2, r.y + r.h / 2), to: (r.x + r.w / 2, top.y + top.h * 0.2), steps: 10, pointerType: "pen")
+            try f.waitForJournal("p3 moved to the top by the pen") { try Self.pageOrder(f) == ["p3", "p2", "p1"] }
+            try f.waitSettled()
+            #expect(try Self.historyCount(f) == steps + 2)
+            try f.tab.key("z", code: "KeyZ", keyCode: 90, modifiers: 2)
+            try f.waitForJournal("the pen's move undone in one step") { try Self.pageOrder(f) == ["p2", "p1", "p3"] }
+            try f.waitSettled()
+        }
 
         // p3 removed, then brought back by Ctrl+Z, with its thumbnail.
         let rm = try f.tab.box("[aria-label='Remove page p3']")
