@@ -111,7 +111,8 @@ export class InkPreview {
     this.group.style.opacity = String(highlighter ? (stroke.opacity ?? HIGHLIGHTER_OPACITY) : stroke.tool === 'eraser' ? 0.75 : (stroke.opacity ?? 1));
     this.group.style.mixBlendMode = highlighter ? 'multiply' : 'normal';
     this.color = stroke.tool === 'eraser' ? '#ffffff' : stroke.color;
-    this.pressure = stroke.tool === 'pencil' && stroke.points.length > 0 && stroke.points[0].length > 2;
+    const points = stroke.points || [];
+    this.pressure = stroke.tool === 'pencil' && points.length > 0 && points[0].length > 2;
     for (const ctx of [this.inkCtx, this.tailCtx]) this.reset(ctx, true);
     this.done = 0;
     this.points = [];
@@ -146,6 +147,33 @@ export class InkPreview {
     const ahead = predicted.length ? distinct([pts[n - 1], ...predicted.map((p) => (this.pressure ? [p[0], p[1], p[2] ?? pts[n - 1][2]] : [p[0], p[1]]))]) : [];
     const all = ahead.length > 1 ? pts.concat(ahead.slice(1)) : pts;
     for (let i = Math.max(0, this.done); i < all.length - 1; i++) this.segment(t, all, i, i === all.length - 2);
+  }
+
+  /**
+   * A two-point shape (`line`, `dash`, `rect`, `ellipse`: `{from, to, width, color, fill?,
+   * dash?}`) drawn whole, as the renderer draws it: the outline of the rectangle or ellipse in
+   * the box from `from` to `to` or the segment between them, the pen centred on it with round
+   * ends and joins, a dashed line's pattern [3w, 3w] from its start (or the stroke's own `dash`),
+   * the fill under the outline, both at the stroke's opacity once (the group's). Called at each
+   * move: the shape changes whole, so it is drawn anew on the tail canvas.
+   */
+  shape(st) {
+    if (!this.stroke) return;
+    this.stroke = st;
+    const ctx = this.tailCtx;
+    this.reset(ctx, true);
+    const [x0, y0] = st.from, [x1, y1] = st.to;
+    ctx.beginPath();
+    if (st.tool === 'rect') ctx.rect(Math.min(x0, x1), Math.min(y0, y1), Math.abs(x1 - x0), Math.abs(y1 - y0));
+    else if (st.tool === 'ellipse') ctx.ellipse((x0 + x1) / 2, (y0 + y1) / 2, Math.abs(x1 - x0) / 2, Math.abs(y1 - y0) / 2, 0, 0, 2 * Math.PI);
+    else { ctx.moveTo(x0, y0); ctx.lineTo(x1, y1); }
+    if (st.fill && (st.tool === 'rect' || st.tool === 'ellipse')) { ctx.fillStyle = st.fill; ctx.fill(); }
+    ctx.lineWidth = st.width;
+    ctx.lineCap = 'round';
+    ctx.setLineDash(st.dash || (st.tool === 'dash' ? [3 * st.width, 3 * st.width] : []));
+    ctx.lineDashOffset = 0;
+    ctx.stroke();
+    ctx.setLineDash([]);
   }
 
   /** Segment i of the spline through pts (the renderer's Bézier), drawn on ctx. */

@@ -66,6 +66,7 @@ export class View {
     const ow = Math.round(this.fitWidth * this.dpr), oh = Math.round(this.fitWidth * page.height / page.width * this.dpr);
     if (this.overlay.width !== ow) this.overlay.width = ow;
     if (this.overlay.height !== oh) this.overlay.height = oh;
+    this.drawPaperBelow();
   }
 
   /**
@@ -95,10 +96,77 @@ export class View {
     return true;
   }
 
-  /** The paper's colour shows where an endless page's view goes on below its render. */
+  /**
+   * The paper shows where an endless page's view goes on below its render: the background's
+   * colour, and its ruling (dots, lines or a grid) continued row after row below the render
+   * with the render's own rule (PageRenderer+Background): the same columns (whole spacings
+   * centred within the side margins), rows one spacing apart in phase with the render's, the
+   * same dot radius and hairline width, at the render's resolution. A background picture is not
+   * continued (only its colour).
+   */
   paper(background) {
     const c = background && typeof background.color === 'string' ? background.color : '';
     this.frame.style.backgroundColor = /^#[0-9a-fA-F]{3,8}$/.test(c) ? c : '';
+    this.background = background || null;
+    this.paperKey = '';
+    this.drawPaperBelow();
+  }
+
+  /** The ruled paper below an endless page's render (see `paper`); called after each layout. */
+  drawPaperBelow() {
+    let below = this.paperBelow;
+    const p = this.page;
+    const paper = this.background && this.background.paper;
+    const stored = p ? p.storedHeight ?? p.height : 0;
+    const show = !!(p && p.endless && paper && ['dots', 'lines', 'grid'].includes(paper.pattern) && p.height > stored);
+    if (!show) { if (below) below.hidden = true; return; }
+    if (!below) {
+      below = this.paperBelow = this.doc.createElement('div');
+      below.className = 'paper-below';
+      below.setAttribute('aria-hidden', 'true');
+      Object.assign(below.style, { position: 'absolute', left: '0', right: '0', bottom: '0', pointerEvents: 'none', backgroundRepeat: 'repeat-y' });
+      this.frame.prepend(below);
+    }
+    below.hidden = false;
+    const k = this.k, scale = this.scale;
+    const step = Number(paper.spacing), margin = Math.max(0, Number(paper.margin) || 0);
+    const W = p.width;
+    below.style.top = `${stored * k}px`;
+    if (!(step * scale >= 1) || !(W - 2 * margin > 0) || !(stored > 0)) { below.style.backgroundImage = 'none'; return; }
+    // The render's rows: whole spacings centred within the margin of the stored height; below it
+    // they go on one spacing apart.
+    const areaH = stored - 2 * margin, n = Math.max(0, Math.floor(areaH / step));
+    const first = margin + (areaH - n * step) / 2;
+    const next = first + Math.ceil((stored - first) / step) * step;
+    const key = `${paper.pattern}|${paper.color}|${step}|${margin}|${W}|${scale}`;
+    if (this.paperKey !== key) {
+      this.paperKey = key;
+      // One row, its ruling in the middle of a tile one spacing tall, the page's width across.
+      const tw = Math.max(1, Math.round(W * scale)), th = Math.max(1, Math.round(step * scale));
+      const t = this.doc.createElement('canvas');
+      t.width = tw;
+      t.height = th;
+      const ctx = t.getContext('2d');
+      ctx.fillStyle = typeof paper.color === 'string' && /^#[0-9a-fA-F]{3,8}$/.test(paper.color) ? paper.color : '#cbbfae';
+      const s = tw / W, st = step * s, areaW = (W - 2 * margin) * s;
+      const cols = Math.floor(areaW / st), x0 = margin * s + (areaW - cols * st) / 2;
+      const xs = Array.from({ length: cols + 1 }, (_, i) => x0 + i * st);
+      const cy = th / 2;
+      if (paper.pattern === 'dots') {
+        const r = Math.max(0.6, st * 0.04);
+        for (const x of xs) { ctx.beginPath(); ctx.arc(x, cy, r, 0, 2 * Math.PI); ctx.fill(); }
+      } else {
+        const w = Math.max(1, Math.round(st * 0.022));
+        const snap = (v) => Math.round(v - w / 2);
+        const left = paper.pattern === 'grid' ? snap(xs[0]) : Math.round(margin * s);
+        const right = paper.pattern === 'grid' ? snap(xs[xs.length - 1]) + w : Math.round(tw - margin * s);
+        ctx.fillRect(left, snap(cy), right - left, w);
+        if (paper.pattern === 'grid') for (const x of xs) ctx.fillRect(snap(x), 0, w, th);
+      }
+      below.style.backgroundImage = `url(${t.toDataURL()})`;
+    }
+    below.style.backgroundSize = `100% ${step * k}px`;
+    below.style.backgroundPositionY = `${(next - step / 2 - stored) * k}px`;
   }
 
   /** Client coordinates to page pixels. */
@@ -194,7 +262,9 @@ export class View {
     ctx.setTransform(t[0], t[1], t[2], t[3], t[4], t[5]);
     ctx.imageSmoothingQuality = 'high';
     const r = sharp.spriteRect;
-    ctx.drawImage(sharp.sprite, r[0], r[1], r[2], r[3]);
+    ctx.globalCompositeOperation = sharp.blend || 'source-over';
+    if (sharp.sprite) ctx.drawImage(sharp.sprite, r[0], r[1], r[2], r[3]);
+    ctx.globalCompositeOperation = 'source-over';
     if (sharp.above) {
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.drawImage(sharp.above, 0, 0);
@@ -205,7 +275,7 @@ export class View {
    * Draws the page as it is during a gesture: the backdrop (the page rendered without the
    * element) and the element's sprite, whose rectangle `rect` (page pixels) `m` maps to the page.
    */
-  drawLive(backdrop, sprite, rect, m, above = null) {
+  drawLive(backdrop, sprite, rect, m, above = null, blend = 'source-over') {
     const ctx = this.context();
     const sx = this.overlay.width / this.page.width, sy = this.overlay.height / this.page.height;
     ctx.clearRect(0, 0, this.overlay.width, this.overlay.height);
@@ -215,7 +285,10 @@ export class View {
     const t = multiply([sx, 0, 0, sy, 0, 0], m);
     ctx.setTransform(t[0], t[1], t[2], t[3], t[4], t[5]);
     ctx.imageSmoothingQuality = 'high';
+    // A picked highlighter stroke multiplies with what is under it, as the renderer composites it.
+    ctx.globalCompositeOperation = blend;
     ctx.drawImage(sprite, rect[0], rect[1], rect[2], rect[3]);
+    ctx.globalCompositeOperation = 'source-over';
     if (above) {
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.drawImage(above, 0, 0, this.overlay.width, rh);

@@ -377,6 +377,7 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
         case ("PATCH", 2, "strokes"): return try setStroke(id, rest[1], request)
         case ("DELETE", 2, "strokes"): return try removeStroke(id, rest[1])
         case ("POST", 3, "strokes") where rest[2] == "gesture": return try strokeGesture(id, rest[1], request)
+        case ("GET", 3, "strokes") where rest[2] == "render": return try renderStroke(id, rest[1], request)
         default:
             throw APIError(404, "no API route \(request.path) for \(request.method)")
         }

@@ -3,6 +3,7 @@
 // (the stroke eraser's drag). Each goes through `PageEdits`, as `techo set`, `gesture` and `rm`
 // do, and names its history step as they do.
 import TechoEditing
+import TechoExport
 import TechoGeometry
 import TechoModel
 import TechoRender
@@ -127,5 +128,91 @@ extension EditorServer {
                 "revision": .number(Double(s.revision)),
                 "hits": .array(hits.map { .object(["id": .string($0.id), "layer": .string($0.layer)]) }),
             ])
+    }
+}
+
+extension EditorServer {
+    /// `GET /api/pages/ID/strokes/SID/render?scale=S`: what the editor draws while a picked
+    /// stroke is dragged. `part=stroke` (the default) is the stroke alone, on nothing, over its
+    /// drawn bounds only: `X-Techo-Sprite: x,y,w,h` is the rectangle it covers in page pixels.
+    /// `part=rest` is the whole page without that stroke, or with `region=x,y,w,h` that part of
+    /// it at the scale on screen (a zoomed view), as the page's own render answers it.
+    func renderStroke(_ id: String, _ sid: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let scale = try renderScale(request)
+        let part = request.query["part"] ?? "stroke"
+        guard ["stroke", "rest"].contains(part) else { throw EditError(.invalid, "part: expected stroke or rest, got '\(part)'") }
+        let region = try renderRegion(request, scale: scale)
+        if region != nil && part == "stroke" { throw EditError(.invalid, "region: only with part=rest (the stroke alone covers its own bounds)") }
+        let r = region.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? ""
+        return try renderQueue.answer("stroke \(id) \(sid) \(scale) \(part) \(r)") {
+            try self.renderStrokeNow(id, sid, scale: scale, part: part, region: region)
+        }
+    }
+
+    /// The stroke's picture or the page without it, as it is now (the render queue's job).
+    func renderStrokeNow(
+        _ id: String, _ sid: String, scale: Double, part: String, region: (x: Int, y: Int, width: Int, height: Int)?
+    ) throws -> HTTPResponse {
+        let s = try snapshot()
+        let full = try page(id, in: s)
+        let at = try PageEdits.strokeLocation(sid, on: full)
+        guard case .ink(var ink) = full.elements[at.element].content else { throw EditError(.notFound, "no stroke '\(sid)' on page \(id)") }
+        let size = try renderer.resolvedSize(of: full)
+        var p = full
+        p.size = PageSize(width: size.width, height: size.height)
+        // The whole render's size in device pixels, which every region is clipped to.
+        let w = Int((size.width * scale).rounded()), h = Int((size.height * scale).rounded())
+        var area = region
+        if part == "rest" {
+            ink.strokes.remove(at: at.stroke)
+            p.elements[at.element].content = .ink(ink)
+        } else {
+            let stroke = ink.strokes[at.stroke]
+            ink.strokes = [stroke]
+            var e = p.elements[at.element]
+            e.content = .ink(ink)
+            e.hidden = false
+            e.clip = nil
+            p.elements = [e]
+            p.background = Background(color: nil)
+            // Its drawn bounds, outward to whole device pixels and one more for the antialiasing.
+            let b = try renderer.strokeBounds(stroke)
+            guard !b.isNull, b.width.isFinite, b.height.isFinite else { throw EditError(.notFound, "stroke '\(sid)' draws nothing") }
+            let x0 = max(0, Int((b.minX * scale).rounded(.down)) - 1), y0 = max(0, Int((b.minY * scale).rounded(.down)) - 1)
+            let x1 = min(w, Int((b.maxX * scale).rounded(.up)) + 1), y1 = min(h, Int((b.maxY * scale).rounded(.up)) + 1)
+            guard x1 > x0, y1 > y0 else { throw EditError(.notFound, "stroke '\(sid)' draws nothing on the page") }
+            guard x1 - x0 <= Self.maxRegionSide, y1 - y0 <= Self.maxRegionSide, (x1 - x0) * (y1 - y0) <= Self.maxRegionPixels else {
+                throw EditError(
+                    .invalid,
+                    "scale: stroke '\(sid)' at scale \(numberText(scale)) is \(x1 - x0)x\(y1 - y0) px; the limit is \(Self.maxRegionSide) px a side and \(Self.maxRegionPixels) pixels"
+                )
+            }
+            area = (x0, y0, x1 - x0, y1 - y0)
+        }
+        var headers: [(String, String)] = []
+        if let a = area {
+            let x0 = max(0, a.x), y0 = max(0, a.y), x1 = min(w, a.x + a.width), y1 = min(h, a.y + a.height)
+            guard x1 > x0, y1 > y0 else {
+                throw EditError(.invalid, "region: \(a.width)x\(a.height) px at \(a.x),\(a.y) is outside the page (\(w)x\(h) px at scale \(numberText(scale)))")
+            }
+            headers.append(("X-Techo-Region", "\(x0),\(y0),\(x1 - x0),\(y1 - y0)"))
+            if part == "stroke" {
+                let n = numberText
+                let sx = Double(x0) / scale, sy = Double(y0) / scale
+                headers.append(("X-Techo-Sprite", "\(n(sx)),\(n(sy)),\(n(Double(x1) / scale - sx)),\(n(Double(y1) / scale - sy))"))
+            }
+        }
+        let variant = "stroke-\(part):\(sid)" + (area.map { " region:\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "")
+        let entry = try renders.render(RenderCache.Key(page: full, scale: scale, variant: variant)) {
+            var seconds = (render: 0.0, encode: 0.0)
+            let bytes =
+                if let area {
+                    try PageBytes.png(of: p, scale: scale, region: area, renderer: renderer, seconds: &seconds)
+                } else {
+                    try PageBytes.png(of: p, scale: scale, renderer: renderer, forScreen: true, seconds: &seconds)
+                }
+            return RenderCache.Entry(png: bytes, headers: headers)
+        }
+        return png(entry.png, extra: entry.headers + [("X-Techo-Revision", String(s.revision))])
     }
 }

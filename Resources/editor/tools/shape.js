@@ -1,6 +1,8 @@
 // Two-point tools: the ruler line, the dashed line, the rectangle and the ellipse (with the
 // fill colour when "fill" is on), and washi tape, which lays a strip from where the pointer went
-// down to where it came up. Shift keeps a line to multiples of 15°.
+// down to where it came up. Shift keeps a line to multiples of 15°. The shapes preview on the
+// live ink canvas by the renderer's rule (ink-preview.js `shape`); on an endless page the view
+// grows under the shape's end as it does under the pen.
 
 import { Tool } from './tool.js';
 
@@ -15,24 +17,30 @@ export function shapeTool(name, editor) {
         d.pointer = e.id;
         d.from = [round(e.x), round(e.y)];
         d.to = d.from;
+        // The shapes preview by their render's rule (ink-preview.js), washi as its strip's line.
+        if (name !== 'washi') editor.ink.begin(stroke(name, editor, d));
       },
       onPointerMove(e, tool) {
         const d = tool.data;
         if (e.id !== d.pointer) return;
         d.to = end(d.from, e);
-        editor.view.drawStroke(preview(name, editor, d));
+        if (name === 'washi') editor.view.drawStroke(preview(name, editor, d));
+        else editor.ink.shape(stroke(name, editor, d));
+        // On an endless page the view grows under the shape's end, as under the pen.
+        editor.growPage(d.to);
       },
       onPointerUp(e, tool) {
         const d = tool.data;
         if (e.id !== d.pointer) return;
         d.to = end(d.from, e);
         tool.transition('idle');
-        if (d.to[0] === d.from[0] && d.to[1] === d.from[1]) { editor.view.clearOverlay(); return; }
+        if (d.to[0] === d.from[0] && d.to[1] === d.from[1]) { editor.view.clearOverlay(); editor.ink.clear(); return; }
         if (name === 'washi') editor.commitWashi(d.from, d.to);
         else editor.commitStroke(stroke(name, editor, d));
       },
       onCancel(e, tool) {
         editor.view.clearOverlay();
+        editor.ink.clear();
         tool.transition('idle');
       },
     },
@@ -46,13 +54,9 @@ function stroke(name, editor, d) {
   return s;
 }
 
+/** Washi's preview: its strip as a line of its colour and width. */
 function preview(name, editor, d) {
-  if (name === 'washi') {
-    return { tool: 'line', color: editor.washiColor(), width: editor.washiWidth(), from: d.from, to: d.to };
-  }
-  const s = stroke(name, editor, d);
-  if (name === 'dash') s.dash = [3 * s.width, 3 * s.width];
-  return s;
+  return { tool: 'line', color: editor.washiColor(), width: editor.washiWidth(), from: d.from, to: d.to };
 }
 
 function end(from, e) {
