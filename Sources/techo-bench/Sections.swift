@@ -11,6 +11,7 @@ let benchSections: [(String, () -> Void)] = [
     ("pages200", manyPagesBench),
     ("preview", previewBench),
     ("encode", encodeBench),
+    ("pngsettings", pngSettingsBench),
     ("pdf", pdfBench),
     ("heic", heicBench),
 ]
