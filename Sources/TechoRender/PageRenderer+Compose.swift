@@ -64,9 +64,9 @@ final class ComposeJobs: @unchecked Sendable {
         if results[i] == nil && next == i {
             next += 1
             condition.unlock()
-            let r = Result { try make(i) }
-            store(i, r)
-            return try r.get()
+            // Nobody else waits for it: handed over, not stored, so its pixels go once applied
+            // (stored, every drawing the page thread made would live until the page is done).
+            return try make(i)
         }
         while results[i] == nil { condition.wait() }
         let r = results[i]!
