@@ -32,8 +32,11 @@ export class Group {
     return m.length > 1 && m.every((el) => el.type !== 'ink' && !el.locked);
   }
 
-  /** Selects exactly `ids` (one selects as a click does; none clears). */
-  set(ids) {
+  /**
+   * Selects exactly `ids` (one selects as a click does; none clears). `prepare: false` (a marquee
+   * still growing) leaves fetching the pictures a drag draws to the last call.
+   */
+  set(ids, { prepare = true } = {}) {
     const ed = this.editor;
     if (ids.length <= 1) { ed.select(ids[0] || null); return; }
     if (ed.strokes.id) ed.strokes.select(null);
@@ -45,7 +48,7 @@ export class Group {
     ed.panels.layers.showSelection(ed.state.selection);
     ed.panels.selection.show();
     // The pictures a drag draws are fetched now, so the first frames of a drag show the members.
-    if (this.movable()) prepareGroup(ed.gestures, this.members()).catch(() => {});
+    if (prepare && this.movable()) prepareGroup(ed.gestures, this.members()).catch(() => {});
   }
 
   /** Shift+click: adds `id` to the selection, or takes it out. */

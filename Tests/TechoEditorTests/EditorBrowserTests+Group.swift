@@ -100,4 +100,69 @@ extension EditorBrowserTests {
         try f.tab.waitFor("!document.querySelector('.selection-frame').hidden", what: "the group's frame")
         try f.tab.screenshot(x: 0, y: 0, w: Double(w), h: Double(h)).write(to: dir.appendingPathComponent("group-pinched-\(w)x\(h).png"))
     }
+
+    /// Shift+click adds and removes; the lasso (L, a finger's loop) selects what it goes round and
+    /// hands over to the select tool; the bar's flip, raise and delete act on the group, one
+    /// history step each, and Ctrl+Z brings the deleted pair back.
+    @Test func shiftClickAndTheLassoSelectSeveralAndTheBarActsOnAllInOneStep() throws {
+        let f = try threeStickers(width: 1024, height: 1366)
+        func click(_ x: Double, _ y: Double, shift: Bool = false) throws {
+            let c = try f.client(x, y)
+            try f.tab.mouse("mouseMoved", c.0, c.1)
+            try f.tab.mouse("mousePressed", c.0, c.1, buttons: 1, clickCount: 1, modifiers: shift ? 8 : 0)
+            try f.tab.mouse("mouseReleased", c.0, c.1, clickCount: 1, modifiers: shift ? 8 : 0)
+        }
+        func waitSelection(_ ids: String) throws {
+            try f.tab.waitFor("document.querySelector('[data-techo-page]').dataset.techoSelection === '\(ids)'", what: "selection '\(ids)'")
+            try f.waitSettled()
+        }
+        try click(200, 250)
+        try waitSelection("tomato")
+        try click(150, 450, shift: true)
+        try waitSelection("tomato star-a")
+        try click(200, 250, shift: true)
+        try waitSelection("star-a")
+        try f.tab.key("Escape", code: "Escape", keyCode: 27)
+        try waitSelection("")
+
+        // The lasso: L, then a finger's loop round the two stars (not the tomato's centre).
+        try f.tab.key("l", code: "KeyL", keyCode: 76)
+        #expect(try f.tab.evaluate("techoEditor.tool.name") as? String == "lasso")
+        let loop = try (0...24).map { i -> (Double, Double) in
+            let a = Double(i) / 24 * 2 * .pi
+            return try f.client(240 + 140 * cos(a), 435 + 70 * sin(a))
+        }
+        try f.tab.touch("touchStart", [loop[0]])
+        for p in loop.dropFirst() { try f.tab.touch("touchMove", [p]) }
+        try f.tab.touch("touchEnd", [])
+        try waitSelection("star-a star-b")
+        #expect(try f.tab.evaluate("techoEditor.tool.name") as? String == "select")
+
+        // Flip: mirrored across the group's centre line, one step.
+        let steps = try historyCount(f)
+        let a0 = try #require(point(try f.element("star-a")["at"])), b0 = try #require(point(try f.element("star-b")["at"]))
+        let bounds = try f.tab.evaluate("['star-a', 'star-b'].map((id) => techoEditor.elementById(id).bounds)") as? [[Double]] ?? []
+        try #require(bounds.count == 2)
+        let cx = (min(bounds[0][0], bounds[1][0]) + max(bounds[0][0] + bounds[0][2], bounds[1][0] + bounds[1][2])) / 2
+        try f.tab.click("#selection-bar [data-techo-action=flip-h]")
+        try f.waitForJournal("the group's flip") { (point(try f.element("star-a")["at"])?.0 ?? a0.0) != a0.0 }
+        try f.waitSettled()
+        let a1 = try #require(point(try f.element("star-a")["at"])), b1 = try #require(point(try f.element("star-b")["at"]))
+        #expect(
+            abs(a1.0 - (2 * cx - a0.0)) < 1e-6 && abs(b1.0 - (2 * cx - b0.0)) < 1e-6 && a1.1 == a0.1 && b1.1 == b0.1,
+            "\(a0) \(b0) → \(a1) \(b1) about x = \(cx)")
+        #expect(try historyCount(f) == steps + 1)
+
+        // Delete: both gone in one step; Ctrl+Z brings both back.
+        try f.tab.click("#selection-bar [data-techo-action=delete]")
+        try f.waitForJournal("the group's delete") {
+            (try f.pageJSON()["elements"] as? [[String: Any]] ?? []).allSatisfy { ($0["id"] as? String)?.hasPrefix("star") != true }
+        }
+        try f.waitSettled()
+        #expect(try historyCount(f) == steps + 2)
+        try f.tab.key("z", code: "KeyZ", keyCode: 90, modifiers: 2)
+        try f.waitForJournal("the undo") {
+            (try f.pageJSON()["elements"] as? [[String: Any]] ?? []).filter { ($0["id"] as? String)?.hasPrefix("star") == true }.count == 2
+        }
+    }
 }

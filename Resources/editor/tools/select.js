@@ -116,7 +116,7 @@ export function selectTool(editor) {
         const picked = marqueePick(editor.state.pageData.elements, d.start, [e.x, e.y]);
         const ids = [...d.base, ...picked.filter((id) => !d.base.includes(id))];
         const now = editor.state.selected;
-        if (ids.length !== now.length || ids.some((id, i) => id !== now[i])) editor.group.set(ids);
+        if (ids.length !== now.length || ids.some((id, i) => id !== now[i])) editor.group.set(ids, { prepare: false });
       },
       onPointerUp(e, tool) {
         const d = tool.data;
@@ -124,6 +124,7 @@ export function selectTool(editor) {
         if (d.node) d.node.remove();
         tool.transition('idle');
         if (!d.moved && d.base.length === 0) editor.select(null);
+        else if (d.moved && editor.state.isGroup()) editor.group.set(editor.state.selected);
       },
       onCancel(e, tool) {
         if (tool.data.node) tool.data.node.remove();
