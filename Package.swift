@@ -33,6 +33,8 @@ let package = Package(
         // HarfBuzz's subsetter, which makes each text font of the vector PDF small before cairo embeds it.
         .systemLibrary(name: "CHarfBuzzSubset", pkgConfig: "harfbuzz-subset", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CLibMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // HEVC, for the tiles of a phone's HEIC decoded straight to the size they are drawn (libheif decodes through it too).
+        .systemLibrary(name: "CLibDe265", pkgConfig: "libde265", providers: [.apt(["libde265-dev"])]),
         // The QR code `techo serve --lan` prints, for a tablet or phone to open the editor with.
         .systemLibrary(name: "CLibQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
@@ -43,7 +45,7 @@ let package = Package(
             name: "CTechoLazy",
             dependencies: [
                 "CRsvg", "CCairo", "CHarfBuzzSubset", "CLibHeif", "CLibWebP", "CLibMicroHTTPD", "CFreeType", "CHarfBuzz", "CFontconfig", "CLibCrypto",
-                "CLibPNG", "CLibJPEG", "CLibDeflate", "CLibQREncode",
+                "CLibPNG", "CLibJPEG", "CLibDeflate", "CLibQREncode", "CLibDe265",
             ], exclude: ["symbols"]),
         // The only C we write: whole libpng / libjpeg sessions, so setjmp/longjmp never crosses Swift.
         .target(name: "CTechoShims", dependencies: ["CLibPNG", "CLibJPEG", "CTechoLazy"]),
@@ -62,7 +64,8 @@ let package = Package(
         // The range of every numeric field, in one table the model, the text engine and every front end read.
         .target(name: "TechoRules"),
         .target(name: "TechoRaster", dependencies: ["TechoGeometry"]),
-        .target(name: "TechoCodecs", dependencies: ["TechoRaster", "CTechoShims", "CTechoLazy", "CLibDeflate", "CLibHeif", "CLibWebP", "CRsvg"]),
+        .target(
+            name: "TechoCodecs", dependencies: ["TechoRaster", "CTechoShims", "CTechoLazy", "CLibDeflate", "CLibHeif", "CLibDe265", "CLibWebP", "CRsvg"]),
         .target(name: "TechoText", dependencies: ["TechoGeometry", "TechoRaster", "TechoRules", "CFreeType", "CHarfBuzz", "CFontconfig", "CTechoLazy"]),
         .target(name: "TechoModel", dependencies: ["TechoGeometry", "TechoRules", "CLibCrypto", "CTechoLazy"]),
         .target(name: "TechoRender", dependencies: ["TechoModel", "TechoGeometry", "TechoRaster", "TechoCodecs", "TechoText"]),

@@ -43,6 +43,7 @@ LIBRARIES = [
     ("jpeg", "libjpeg.so.62", "libjpeg", ["stdio.h", "jpeglib.h"]),
     ("deflate", "libdeflate.so.0", "libdeflate", ["libdeflate.h"]),
     ("qrencode", "libqrencode.so.4", "libqrencode", ["qrencode.h"]),
+    ("de265", "libde265.so.0", "libde265", ["libde265/de265.h"]),
 ]
 
 # Variadic functions cannot be forwarded by a generated trampoline; lazy_variadic.c writes these.

@@ -29,6 +29,7 @@ need=(
     "libc6-dev:/usr/include/stdio.h"
     # Formats from devices (docs/contract.md §12): HEIC/AVIF with its HEVC and AV1 codecs, WebP, SVG.
     "libheif-dev:/usr/include/x86_64-linux-gnu/libheif/heif.h"
+    "libde265-dev:/usr/include/libde265/de265.h"
     "libwebp-dev:/usr/include/webp/demux.h"
     "librsvg2-dev:/usr/include/librsvg-2.0/librsvg/rsvg.h"
     # The vector PDF (docs/decisions/pdf.md): cairo's PDF surface, and the tools its tests read it with.

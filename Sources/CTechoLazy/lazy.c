@@ -37,6 +37,7 @@ static library libraries[TECHO_LAZY_COUNT] = {
     [TECHO_LAZY_JPEG] = {.soname = "libjpeg.so.62", .package = "libjpeg62-turbo"},
     [TECHO_LAZY_DEFLATE] = {.soname = "libdeflate.so.0", .package = "libdeflate0"},
     [TECHO_LAZY_QRENCODE] = {.soname = "libqrencode.so.4", .package = "libqrencode4"},
+    [TECHO_LAZY_DE265] = {.soname = "libde265.so.0", .package = "libde265-0"},
 };
 
 /* Recursive, because a library's constructors may call into another lazy library. */

@@ -151,6 +151,12 @@ int heif_image_get_width(const struct heif_image *a0, enum heif_channel a1) {
     return fn(a0, a1);
 }
 
+int heif_image_handle_get_chroma_bits_per_pixel(const struct heif_image_handle *a0) {
+    static __typeof__(&heif_image_handle_get_chroma_bits_per_pixel) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HEIF, "heif_image_handle_get_chroma_bits_per_pixel");
+    return fn(a0);
+}
+
 int heif_image_handle_get_height(const struct heif_image_handle *a0) {
     static __typeof__(&heif_image_handle_get_height) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HEIF, "heif_image_handle_get_height");
@@ -173,6 +179,12 @@ int heif_image_handle_get_list_of_metadata_block_IDs(const struct heif_image_han
     static __typeof__(&heif_image_handle_get_list_of_metadata_block_IDs) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HEIF, "heif_image_handle_get_list_of_metadata_block_IDs");
     return fn(a0, a1, a2, a3);
+}
+
+int heif_image_handle_get_luma_bits_per_pixel(const struct heif_image_handle *a0) {
+    static __typeof__(&heif_image_handle_get_luma_bits_per_pixel) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_HEIF, "heif_image_handle_get_luma_bits_per_pixel");
+    return fn(a0);
 }
 
 struct heif_error heif_image_handle_get_metadata(const struct heif_image_handle *a0, heif_item_id a1, void *a2) {

@@ -6,8 +6,13 @@
 // libheif; alpha comes from the file's auxiliary alpha image.
 //
 // Limits are checked on the header (the primary image's displayed size) before anything is
-// decoded, and libheif's own limit is set too, so a grid or a tile cannot run past it either. libheif 1.15 has no reduced-size decode: the image cache reduces once and keeps the
-// reduced copy (ImageCache).
+// decoded, and libheif's own limit is set too, so a grid or a tile cannot run past it either.
+//
+// libheif 1.15 has no reduced-size decode. When the caller needs less than the whole image (a
+// photo drawn smaller than its pixels, the import's probe) and the file is what phones write
+// (8-bit HEVC 4:2:0 tiles, opaque), the tiles are decoded here instead, straight through
+// libde265, on every core, and each is reduced into the output as soon as it is decoded
+// (HEIFTiles.swift); everything else, and anything that path does not like, goes to libheif.
 import CLibHeif
 import CTechoLazy
 import Foundation
@@ -22,39 +27,65 @@ enum HEIFDecoding {
         try session(bytes, format: format, file: file, limits: limits) { _, info in info }
     }
 
-    /// Straight-alpha RGBA of the primary image in its displayed orientation.
-    static func decode(_ bytes: [UInt8], format: ImageFormat, file: String, limits: ImageLimits) throws -> (RGBAImage, ImageInfo) {
+    /// Straight-alpha RGBA of the primary image in its displayed orientation, reduced by the
+    /// returned power of two (1, 2, 4 or 8; the largest whose result still covers `minimumSize`,
+    /// as for WebP) when the image allows a reduced decode (8 bits, opaque, YCbCr 4:2:0).
+    static func decode(
+        _ bytes: [UInt8], format: ImageFormat, file: String, limits: ImageLimits,
+        minimumSize: (width: Int, height: Int)?
+    ) throws -> (RGBAImage, ImageInfo, Int) {
         try session(bytes, format: format, file: file, limits: limits) { handle, info in
-            let options = heif_decoding_options_alloc()
-            defer { heif_decoding_options_free(options) }
-            options?.pointee.convert_hdr_to_8bit = 1
-            var image: OpaquePointer?
-            try HEIFStatus.check(
-                heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options),
-                file: file, format: format, limits: limits, during: "decoding", size: (info.width, info.height))
-            guard let image else { throw ImageError(file: file, format: format, reason: .corrupt("decoding gave no image")) }
-            defer { heif_image_release(image) }
-            let w = Int(heif_image_get_width(image, heif_channel_interleaved))
-            let h = Int(heif_image_get_height(image, heif_channel_interleaved))
-            guard w == info.width, h == info.height else {
-                throw ImageError(file: file, format: format, reason: .corrupt("decoded \(w)x\(h), the header says \(info.width)x\(info.height)"))
+            let d = WebPDecoding.denominator(width: info.width, height: info.height, minimumSize: minimumSize)
+            if d > 1, format == .heif, info.hasAlpha != true, heif_image_handle_get_luma_bits_per_pixel(handle) == 8,
+                heif_image_handle_get_chroma_bits_per_pixel(handle) == 8,
+                let layout = HEIFTileLayout.read(bytes), layout.width == info.width || layout.width == info.height,
+                let reduced = HEIFTileDecoding.decode(bytes, layout: layout, by: d, threads: tileThreads),
+                reduced.width == (info.width + d - 1) / d, reduced.height == (info.height + d - 1) / d
+            {
+                return (reduced, info, d)
             }
-            guard heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved) == 8 else {
-                throw ImageError(file: file, format: format, reason: .unsupported("libheif did not reduce the image to 8 bits"))
-            }
-            var stride: Int32 = 0
-            guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= w * 4 else {
-                throw ImageError(file: file, format: format, reason: .corrupt("decoding gave no pixels"))
-            }
-            var out = [UInt8](repeating: 0, count: w * h * 4)
-            out.withUnsafeMutableBytes { dst in
-                for y in 0..<h {
-                    (dst.baseAddress! + y * w * 4).copyMemory(from: plane + y * Int(stride), byteCount: w * 4)
-                }
-            }
-            if info.hasAlpha == true && heif_image_handle_is_premultiplied_alpha(handle) != 0 { unpremultiply(&out) }
-            return (RGBAImage(width: w, height: h, bytes: out), info)
+            return (try fullDecode(handle, info: info, format: format, file: file, limits: limits), info, 1)
         }
+    }
+
+    /// Straight-alpha RGBA of the primary image in its displayed orientation, whole.
+    static func decode(_ bytes: [UInt8], format: ImageFormat, file: String, limits: ImageLimits) throws -> (RGBAImage, ImageInfo) {
+        let (image, info, _) = try decode(bytes, format: format, file: file, limits: limits, minimumSize: nil)
+        return (image, info)
+    }
+
+    private static func fullDecode(
+        _ handle: OpaquePointer, info: ImageInfo, format: ImageFormat, file: String, limits: ImageLimits
+    ) throws -> RGBAImage {
+        let options = heif_decoding_options_alloc()
+        defer { heif_decoding_options_free(options) }
+        options?.pointee.convert_hdr_to_8bit = 1
+        var image: OpaquePointer?
+        try HEIFStatus.check(
+            heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options),
+            file: file, format: format, limits: limits, during: "decoding", size: (info.width, info.height))
+        guard let image else { throw ImageError(file: file, format: format, reason: .corrupt("decoding gave no image")) }
+        defer { heif_image_release(image) }
+        let w = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let h = Int(heif_image_get_height(image, heif_channel_interleaved))
+        guard w == info.width, h == info.height else {
+            throw ImageError(file: file, format: format, reason: .corrupt("decoded \(w)x\(h), the header says \(info.width)x\(info.height)"))
+        }
+        guard heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved) == 8 else {
+            throw ImageError(file: file, format: format, reason: .unsupported("libheif did not reduce the image to 8 bits"))
+        }
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= w * 4 else {
+            throw ImageError(file: file, format: format, reason: .corrupt("decoding gave no pixels"))
+        }
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        out.withUnsafeMutableBytes { dst in
+            for y in 0..<h {
+                (dst.baseAddress! + y * w * 4).copyMemory(from: plane + y * Int(stride), byteCount: w * 4)
+            }
+        }
+        if info.hasAlpha == true && heif_image_handle_is_premultiplied_alpha(handle) != 0 { unpremultiply(&out) }
+        return RGBAImage(width: w, height: h, bytes: out)
     }
 
     /// The primary image's EXIF blocks as libheif reads them (each: 4-byte TIFF offset, then
@@ -131,5 +162,46 @@ enum HEIFDecoding {
             }
             i += 4
         }
+    }
+}
+
+/// YCbCr to RGB for 8-bit samples with an image's nclx matrix and range (ITU-T H.273): the
+/// matrices libheif converts with, BT.601 when the file names none.
+struct YCbCrMatrix {
+    var kr: Float, kb: Float, full: Bool
+
+    /// The matrix of H.273 `matrixCoefficients` with `fullRange`, or nil for one this does not
+    /// convert (RGB/GBR, YCgCo, constant luminance, ICtCp, chromaticity-derived).
+    init?(matrixCoefficients m: Int, fullRange: Bool) {
+        switch m {
+        case 1: self.init(kr: 0.2126, kb: 0.0722, full: fullRange)
+        case 2, 5, 6: self.init(kr: 0.299, kb: 0.114, full: fullRange)
+        case 4: self.init(kr: 0.30, kb: 0.11, full: fullRange)
+        case 7: self.init(kr: 0.212, kb: 0.087, full: fullRange)
+        case 9: self.init(kr: 0.2627, kb: 0.0593, full: fullRange)
+        default: return nil
+        }
+    }
+
+    /// libheif's own default for an image without an `nclx` colour box: BT.601, full range.
+    static let heifDefault = YCbCrMatrix(kr: 0.299, kb: 0.114, full: true)
+
+    init(kr: Float, kb: Float, full: Bool) {
+        self.kr = kr
+        self.kb = kb
+        self.full = full
+    }
+
+    /// The rounded, clamped RGB of mean samples `y`, `cb`, `cr` (0...255 scale).
+    @inline(__always)
+    func rgb(y: Float, cb: Float, cr: Float) -> (UInt8, UInt8, UInt8) {
+        let yy = full ? y : (y - 16) * (255 / 219)
+        let u = full ? cb - 128 : (cb - 128) * (255 / 224)
+        let v = full ? cr - 128 : (cr - 128) * (255 / 224)
+        let r = yy + 2 * (1 - kr) * v
+        let b = yy + 2 * (1 - kb) * u
+        let g = (yy - kr * r - kb * b) / (1 - kr - kb)
+        @inline(__always) func byte(_ x: Float) -> UInt8 { UInt8(max(0, min(255, x.rounded()))) }
+        return (byte(r), byte(g), byte(b))
     }
 }

@@ -100,8 +100,9 @@ public enum ImageDecoder {
             return DecodedImage(pixels: oriented, info: info, scaleDenominator: denom, notes: notes)
         case .heif, .avif:
             // libheif applies the file's own transformations; there is nothing left to orient.
-            let (image, info) = try HEIFDecoding.decode(bytes, format: try sniff(bytes, name: name), file: name, limits: limits)
-            return DecodedImage(pixels: image, info: info, scaleDenominator: 1, notes: [])
+            let (image, info, denom) = try HEIFDecoding.decode(
+                bytes, format: try sniff(bytes, name: name), file: name, limits: limits, minimumSize: minimumSize)
+            return DecodedImage(pixels: image, info: info, scaleDenominator: denom, notes: [])
         case .webp:
             let (image, info, denom) = try WebPDecoding.decode(bytes, file: name, limits: limits, minimumSize: minimumSize)
             return DecodedImage(pixels: image, info: info, scaleDenominator: denom, notes: [])

@@ -155,8 +155,20 @@ public enum Targets {
         do {
             let d = try ImageDecoder.decode(bytes, name: "fuzz", limits: fuzzImageLimits, minimumSize: nil)
             guard d.pixels.width >= 1, d.pixels.height >= 1 else { fatalError("decoded an image with no pixels") }
-            return out + "ok \(d.info.format) \(d.notes.isEmpty)"
+            out += "ok \(d.info.format) \(d.notes.isEmpty)"
         } catch { return out + shape(error) }
+        // Drawn smaller than its pixels: the reduced decodes (a JPEG's DCT scaling, a HEIC's own
+        // tile decoder) must give the size they promise, whatever the file says.
+        do {
+            let info = try ImageDecoder.info(of: bytes, name: "fuzz", limits: fuzzImageLimits)
+            let need = (max(1, info.naturalWidth / 4), max(1, info.naturalHeight / 4))
+            let d = try ImageDecoder.decode(bytes, name: "fuzz", limits: fuzzImageLimits, minimumSize: need)
+            let s = d.scaleDenominator
+            guard d.pixels.width >= 1, d.pixels.height >= 1, d.pixels.width * s * d.pixels.height * s >= need.0 * need.1 else {
+                fatalError("a reduced decode came out too small")
+            }
+            return out + " reduced 1/\(s)"
+        } catch { return out + " reduced " + shape(error) }
     }
 
     static let png = FuzzTarget(

@@ -3,7 +3,7 @@
 /*
  * Why this exists: techo's C libraries (librsvg with cairo and GLib, libheif with its codecs,
  * libwebp, libmicrohttpd with GnuTLS, FreeType, HarfBuzz and its subsetter, fontconfig, libcrypto, libpng,
- * libjpeg, libdeflate, libqrencode) are not linked into techo; each is opened the
+ * libjpeg, libdeflate, libqrencode, libde265) are not linked into techo; each is opened the
  * first time one of its functions is called, so a command that needs none of them (`techo
  * --version`, `techo --help`, most editing commands) does not pay for loading them
  * (docs/decisions/startup.md). This target defines every function of those libraries that
@@ -40,6 +40,7 @@ typedef enum {
     TECHO_LAZY_JPEG,         /* libjpeg.so.62 (libjpeg62-turbo) */
     TECHO_LAZY_DEFLATE,      /* libdeflate.so.0 (libdeflate0) */
     TECHO_LAZY_QRENCODE,     /* libqrencode.so.4 (libqrencode4) */
+    TECHO_LAZY_DE265,        /* libde265.so.0 (libde265-0) */
     TECHO_LAZY_COUNT
 } techo_lazy_library;
 
