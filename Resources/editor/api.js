@@ -125,6 +125,9 @@ export class Api {
   /** The sticker packs and their stickers; a sticker added by `PACK/NAME`, centred at `at` (page pixels), `width` wide. */
   stickers() { return this.json('GET', '/api/stickers'); }
   addSticker(id, sticker, at, width) { return this.json('POST', `/api/pages/${enc(id)}/stickers`, { json: { sticker, at: at || undefined, width } }); }
+  /** The clipboard: `copy` answers `{clipboard}` for `{elements, strokes, cut}`; `paste` adds such a value moved by `move`. */
+  copy(id, fields) { return this.json('POST', `/api/pages/${enc(id)}/copy`, { json: fields }); }
+  paste(id, value) { return this.json('POST', `/api/pages/${enc(id)}/paste`, { json: value }); }
   undo() { return this.json('POST', '/api/undo'); }
   redo() { return this.json('POST', '/api/redo'); }
 

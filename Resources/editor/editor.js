@@ -5,6 +5,7 @@
 // server (through api.js) and redraws.
 
 import { Api } from './api.js';
+import { Clipboard } from './clipboard.js';
 import { compactLayout } from './compact.js';
 import { DrawnPixels } from './drawn-pixels.js';
 import { Group } from './group.js';
@@ -62,6 +63,8 @@ class Editor {
 
   async start() {
     this.buildPanels();
+    // Copy, cut, paste and duplicate (clipboard.js) act on the selection through the document's own events.
+    this.clipboard = new Clipboard(this);
     penOnlySwitch(document.querySelector('[data-techo-action=pen-only]'), this.penFirst);
     this.zoom = new Zoom(this);
     this.gestures.sharpView = () => this.zoom.sharpView();

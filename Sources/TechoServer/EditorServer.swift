@@ -364,6 +364,8 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
         case ("POST", 1, "elements"): return request.query["type"] != nil ? try upload(id, request) : try addElement(id, request)
         case ("POST", 1, "background"): return try background(id, request)
         case ("POST", 1, "stickers"): return try addSticker(id, request)
+        case ("POST", 1, "copy"): return try copy(id, request)
+        case ("POST", 1, "paste"): return try paste(id, request)
         case ("POST", 1, "clear"): return try clear(id, request)
         case ("POST", 1, "move"): return try movePage(id, request)
         case ("PATCH", 2, "elements"): return try setElement(id, rest[1], request)
