@@ -1,15 +1,12 @@
 // What ink looks like while it is being made or moved, with real input through CDP at the three
 // sizes: a picked stroke dragged with the select tool is itself drawn under the pointer (not only
 // its frame) and no longer at its old place; the shape tools preview by their render's rule and
-// grow an endless page; an endless page's paper below its content has the page's pattern; the
-// live stroke is on the canvas in the frame of its pointer event; a text edited in place while
-// zoomed in is sharp.
+// grow an endless page; an endless page's paper below its content has the page's pattern.
 //
 // Each failed on the editor before this work: the dragged stroke stayed at its old place with a
 // dashed frame moving alone; a shape's preview was drawn on the fitted overlay with its own rule
 // and an endless page cut a shape off below its stored height; the paper below an endless page's
-// content was plain colour; the page behind a text edited while zoomed was the fitted render
-// scaled up.
+// content was plain colour.
 
 import Foundation
 import TechoCodecs
@@ -62,20 +59,6 @@ struct Shot {
             }
         }
         return n > 0 ? ((sx / n * 10).rounded() / 10, (sy / n * 10).rounded() / 10) : (.nan, .nan)
-    }
-
-    /// Edge energy: the mean absolute difference between horizontal neighbours (a blurred picture
-    /// has less of it than a sharp one of the same thing).
-    var sharpness: Double {
-        var sum = 0.0, n = 0
-        for y in 0..<height {
-            for x in 1..<width {
-                let i = (y * width + x) * 4, j = i - 4
-                sum += Double(abs(Int(bytes[i]) - Int(bytes[j])) + abs(Int(bytes[i + 1]) - Int(bytes[j + 1])) + abs(Int(bytes[i + 2]) - Int(bytes[j + 2])))
-                n += 1
-            }
-        }
-        return n > 0 ? sum / Double(n) : 0
     }
 }
 
