@@ -68,18 +68,21 @@ extension EditorBrowserTests {
               const b = new Uint8Array(await r.blob.arrayBuffer()); let s = ''; for (const x of b) s += String.fromCharCode(x); return btoa(s); })()
             """) as? String ?? ""
     }
+}
 
+/// The clipboard is one for the whole machine's browser session: these run one at a time.
+@Suite(.serialized) struct ClipboardBrowserTests {
     @Test(arguments: ["1440x900", "1024x1366", "390x844"])
     func copyOnOnePageAndPasteOnAnotherThenUndo(size: String) throws {
-        let (width, height) = Self.size(size)
+        let (width, height) = EditorBrowserTests.size(size)
         let touch = width < 1400
         let f = try EditorFixture(width: width, height: height, touch: touch)
         try f.tab.allowClipboard()
         try f.waitSettled()
-        try Self.pickTomato(f, touch: touch)
+        try EditorBrowserTests.pickTomato(f, touch: touch)
         try f.tab.chord("c", command: "copy")
         try f.tab.waitForClipboardValue()
-        #expect(try Self.elements(f, page: "p1").count == 3, "a copy changes nothing")
+        #expect(try EditorBrowserTests.elements(f, page: "p1").count == 3, "a copy changes nothing")
 
         try f.tab.evaluate("techoEditor.openPage('p2')")
         try f.tab.waitFor("techoEditor.pageId === 'p2' && techoEditor.pageData && techoEditor.pageData.page.id === 'p2'", what: "page p2")
@@ -92,9 +95,9 @@ extension EditorBrowserTests {
             try f.tab.mouse("mouseMoved", p.0, p.1)
         }
         try f.tab.chord("v", command: "paste")
-        try f.waitForJournal("the sticker pasted on p2") { try Self.elements(f, page: "p2").count == 1 }
+        try f.waitForJournal("the sticker pasted on p2") { try EditorBrowserTests.elements(f, page: "p2").count == 1 }
         try f.waitSettled()
-        let pasted = try #require(try Self.elements(f, page: "p2").first)
+        let pasted = try #require(try EditorBrowserTests.elements(f, page: "p2").first)
         let original = try f.element("tomato")
         let at = try #require(point(pasted["at"]))
         #expect(abs(at.0 - target.0) < 0.02 && abs(at.1 - target.1) < 0.02, "pasted at \(at), expected \(target)")
@@ -103,27 +106,27 @@ extension EditorBrowserTests {
         #expect(pasted["asset"] as? String == original["asset"] as? String)
         let id = try #require(pasted["id"] as? String)
         #expect(try f.tab.evaluate("techoEditor.selection") as? String == id, "the pasted sticker is selected")
-        let a = try Self.sprite(f, page: "p1", id: "tomato"), b = try Self.sprite(f, page: "p2", id: id)
+        let a = try EditorBrowserTests.sprite(f, page: "p1", id: "tomato"), b = try EditorBrowserTests.sprite(f, page: "p2", id: id)
         #expect(!a.isEmpty && a == b, "the pasted sticker renders as the original")
         let shot = try f.pageShot()
         try shot.write(to: Fixtures.artifactsDirectory("editor").appendingPathComponent("clipboard-pasted-\(size).png"))
 
         // One undo (Ctrl+Z, a real key) takes the whole paste back.
         try f.tab.chord("z", command: nil)
-        try f.waitForJournal("the paste undone") { try Self.elements(f, page: "p2").isEmpty }
-        #expect(try Self.elements(f, page: "p1").count == 3)
+        try f.waitForJournal("the paste undone") { try EditorBrowserTests.elements(f, page: "p2").isEmpty }
+        #expect(try EditorBrowserTests.elements(f, page: "p1").count == 3)
     }
 
     @Test func cutThenPasteAndDuplicateAreOneStepEach() throws {
         let f = try EditorFixture()
         try f.tab.allowClipboard()
         try f.waitSettled()
-        try Self.pickTomato(f, touch: false)
+        try EditorBrowserTests.pickTomato(f, touch: false)
         // Ctrl+D: a copy 5 mm down and right, selected, one step.
         try f.tab.chord("d", command: nil)
-        try f.waitForJournal("the duplicate") { try Self.elements(f, page: "p1").count == 4 }
+        try f.waitForJournal("the duplicate") { try EditorBrowserTests.elements(f, page: "p1").count == 4 }
         try f.waitSettled()
-        let dup = try #require(try Self.elements(f, page: "p1").last)
+        let dup = try #require(try EditorBrowserTests.elements(f, page: "p1").last)
         let step = 5 / 25.4 * 300
         let at = try #require(point(dup["at"]))
         #expect(abs(at.0 - (200 + step)) < 0.02 && abs(at.1 - (250 + step)) < 0.02, "duplicate at \(at)")
@@ -132,20 +135,20 @@ extension EditorBrowserTests {
 
         // Ctrl+X of the duplicate: gone from the page in one step, on the clipboard.
         try f.tab.chord("x", command: "cut")
-        try f.waitForJournal("the cut") { try Self.elements(f, page: "p1").count == 3 }
+        try f.waitForJournal("the cut") { try EditorBrowserTests.elements(f, page: "p1").count == 3 }
         try f.tab.waitForClipboardValue()
         try f.waitSettled()
         // The mouse is away from the page: a paste after a cut puts it back where it was.
         try f.tab.mouse("mouseMoved", 2, 2)
         try f.tab.chord("v", command: "paste")
-        try f.waitForJournal("the cut pasted") { try Self.elements(f, page: "p1").count == 4 }
-        let back = try #require(point(try Self.elements(f, page: "p1").last?["at"]))
+        try f.waitForJournal("the cut pasted") { try EditorBrowserTests.elements(f, page: "p1").count == 4 }
+        let back = try #require(point(try EditorBrowserTests.elements(f, page: "p1").last?["at"]))
         #expect(abs(back.0 - at.0) < 0.02 && abs(back.1 - at.1) < 0.02, "pasted back at \(back), cut from \(at)")
         // A second paste of the same copy lands 5 mm further.
         try f.waitSettled()
         try f.tab.chord("v", command: "paste")
-        try f.waitForJournal("the second paste") { try Self.elements(f, page: "p1").count == 5 }
-        let again = try #require(point(try Self.elements(f, page: "p1").last?["at"]))
+        try f.waitForJournal("the second paste") { try EditorBrowserTests.elements(f, page: "p1").count == 5 }
+        let again = try #require(point(try EditorBrowserTests.elements(f, page: "p1").last?["at"]))
         #expect(abs(again.0 - (at.0 + step)) < 0.02 && abs(again.1 - (at.1 + step)) < 0.02, "second paste at \(again)")
         let history = try Techo.run(["history", f.journal.path], in: f.folder)
         #expect(history.contains("cut "), "\(history)")
@@ -165,7 +168,7 @@ extension EditorBrowserTests {
         try f.tab.mouse("mouseMoved", 2, 2)
         try f.tab.chord("v", command: "paste")
         func strokes() throws -> [[String: Any]] {
-            let ink = try Self.elements(f, page: "p1").first { $0["type"] as? String == "ink" }
+            let ink = try EditorBrowserTests.elements(f, page: "p1").first { $0["type"] as? String == "ink" }
             return (ink?["strokes"] as? [[String: Any]]) ?? []
         }
         try f.waitForJournal("the stroke pasted") { try strokes().count == 2 }
@@ -198,7 +201,7 @@ extension EditorBrowserTests {
         try tab2.allowClipboard()
         try f.tab.allowClipboard()
         try f.waitSettled()
-        try Self.pickTomato(f, touch: false)
+        try EditorBrowserTests.pickTomato(f, touch: false)
         try f.tab.chord("c", command: "copy")
         try f.tab.waitForClipboardValue()
         try tab2.send("Page.bringToFront")
@@ -222,7 +225,7 @@ extension EditorBrowserTests {
 
     @Test(arguments: ["1440x900", "1024x1366", "390x844"])
     func aPictureOnTheClipboardIsPastedAsASticker(size: String) throws {
-        let (width, height) = Self.size(size)
+        let (width, height) = EditorBrowserTests.size(size)
         let f = try EditorFixture(width: width, height: height, touch: width < 1400)
         try f.tab.allowClipboard()
         try f.waitSettled()
@@ -234,11 +237,11 @@ extension EditorBrowserTests {
               const blob = await new Promise((r) => c.toBlob(r, 'image/png'));
               await navigator.clipboard.write([new ClipboardItem({ 'image/png': blob })]); return true; })()
             """)
-        let before = try Self.elements(f, page: "p1").count
+        let before = try EditorBrowserTests.elements(f, page: "p1").count
         try f.tab.chord("v", command: "paste")
-        try f.waitForJournal("the picture pasted") { try Self.elements(f, page: "p1").count == before + 1 }
+        try f.waitForJournal("the picture pasted") { try EditorBrowserTests.elements(f, page: "p1").count == before + 1 }
         try f.waitSettled()
-        let e = try #require(try Self.elements(f, page: "p1").last)
+        let e = try #require(try EditorBrowserTests.elements(f, page: "p1").last)
         #expect(e["type"] as? String == "image")
         #expect((e["naturalSize"] as? [Double]) == [40, 30])
         #expect((e["asset"] as? String)?.hasSuffix(".png") == true)
@@ -246,14 +249,14 @@ extension EditorBrowserTests {
         let shot = try f.pageShot()
         try shot.write(to: Fixtures.artifactsDirectory("editor").appendingPathComponent("clipboard-picture-\(size).png"))
         try f.tab.chord("z", command: nil)
-        try f.waitForJournal("the pasted picture undone") { try Self.elements(f, page: "p1").count == before }
+        try f.waitForJournal("the pasted picture undone") { try EditorBrowserTests.elements(f, page: "p1").count == before }
     }
 
     @Test func copyAndPasteInATextFieldAreTheBrowsers() throws {
         let f = try EditorFixture()
         try f.tab.allowClipboard()
         try f.waitSettled()
-        try Self.pickTomato(f, touch: false)
+        try EditorBrowserTests.pickTomato(f, touch: false)
         // With the sticker still selected, the user types in the new-text field and copies
         // and pastes there: text, not the sticker.
         try f.tab.click("#text-new")
@@ -267,6 +270,6 @@ extension EditorBrowserTests {
         try f.tab.waitFor("document.getElementById('text-new').value === 'hellohello'", what: "the text pasted into the field")
         try f.tab.chord("d", command: nil)
         try f.waitSettled()
-        #expect(try Self.elements(f, page: "p1").count == 3, "nothing was added to the page")
+        #expect(try EditorBrowserTests.elements(f, page: "p1").count == 3, "nothing was added to the page")
     }
 }
