@@ -296,7 +296,7 @@ extension EditorBrowserTests {
             }
             return rows.count
         }
-        #expect(try check("[data-techo-tool]", "tool") == 11)
+        #expect(try check("[data-techo-tool]", "tool") == 12)
         for a in ["undo", "redo", "export-png", "export-pdf", "share", "zoom-in", "zoom-out", "zoom-fit", "zoom-100"] {
             #expect(try check("[data-techo-action=\(a)]", "action") == 1)
         }
