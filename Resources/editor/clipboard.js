@@ -198,7 +198,7 @@ export class Clipboard {
     return this.editor.change(() => this.send(page, value, move, verb));
   }
 
-  /** One paste request; then the pasted things are selected (the last element, or the stroke). */
+  /** One paste request; then the pasted things are selected (every element as a group, or the stroke). */
   async send(page, value, move, verb) {
     const editor = this.editor;
     const r = await editor.api.paste(page, {
@@ -208,7 +208,7 @@ export class Clipboard {
     const ids = r.ids || [];
     if (ids.length) {
       editor.setTool('select');
-      editor.select(ids[ids.length - 1]);
+      editor.group.set(ids);
     } else if ((r.strokes || []).length === 1) {
       editor.setTool('select');
       await editor.strokes.select({ id: r.strokes[0] });

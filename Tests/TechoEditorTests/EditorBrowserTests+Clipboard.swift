@@ -117,6 +117,33 @@ extension EditorBrowserTests {
         #expect(try EditorBrowserTests.elements(f, page: "p1").count == 3)
     }
 
+    /// Two stickers picked with Shift+click and duplicated: both copies in one step, and the two
+    /// copies (not one of them) are the selection afterwards, so the next drag moves them both.
+    @Test func severalDuplicatedAreSelectedTogether() throws {
+        let f = try EditorFixture()
+        try f.tab.allowClipboard()
+        let star = EditorFixture.fixtures.appendingPathComponent("star.png").path
+        try Techo.run(["add", "image", f.journal.path, "p1", star, "--id", "star-a", "--at", "150,450"], in: f.folder)
+        try f.tab.waitFor("!!techoEditor.elementById('star-a')", what: "the star")
+        try f.waitSettled()
+        for (x, y, shift) in [(200.0, 250.0, false), (150.0, 450.0, true)] {
+            let c = try f.client(x, y)
+            try f.tab.mouse("mouseMoved", c.0, c.1)
+            try f.tab.mouse("mousePressed", c.0, c.1, buttons: 1, clickCount: 1, modifiers: shift ? 8 : 0)
+            try f.tab.mouse("mouseReleased", c.0, c.1, clickCount: 1, modifiers: shift ? 8 : 0)
+        }
+        let hook = "document.querySelector('[data-techo-page]').dataset.techoSelection"
+        try f.tab.waitFor("\(hook) === 'tomato star-a'", what: "the two picked")
+        try f.waitSettled()
+        let before = try EditorBrowserTests.elements(f, page: "p1").count
+        try f.tab.chord("d", command: nil)
+        try f.waitForJournal("the two duplicates") { try EditorBrowserTests.elements(f, page: "p1").count == before + 2 }
+        try f.waitSettled()
+        let copies = try EditorBrowserTests.elements(f, page: "p1").suffix(2).compactMap { $0["id"] as? String }
+        try f.tab.waitFor("\(hook) === '\(copies.joined(separator: " "))'", what: "both copies selected")
+        #expect(try Techo.run(["history", f.journal.path], in: f.folder).contains("paste 2 elements"))
+    }
+
     @Test func cutThenPasteAndDuplicateAreOneStepEach() throws {
         let f = try EditorFixture()
         try f.tab.allowClipboard()
