@@ -23,12 +23,15 @@ extension BrowserTab {
         try send("Input.dispatchKeyEvent", base.merging(["type": "keyUp"]) { $1 })
     }
 
-    /// Lets the page use the async Clipboard API as a focused window the user clicked in would.
+    /// Lets the page use the async Clipboard API as a focused window the user clicked in would,
+    /// and empties the clipboard: it is the browser's, shared by every tab, so a value an earlier
+    /// test copied would otherwise pass `waitForClipboardValue` before this test's copy lands.
     func allowClipboard() throws {
         try send("Emulation.setFocusEmulationEnabled", ["enabled": true])
         let origin = try evaluate("location.origin") as? String ?? ""
         try browser.send(
             "Browser.grantPermissions", ["origin": origin, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]])
+        _ = try evaluate("navigator.clipboard.writeText('').then(() => true)")
     }
 
     /// The system clipboard's text, read in the page.
