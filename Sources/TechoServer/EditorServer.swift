@@ -113,8 +113,8 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
     let thumbnails = ThumbnailCache()
     /// The sticker tray's thumbnails in one picture.
     let stickerAtlases = StickerAtlasCache()
-    /// Set when the background warm-up (render keys, sticker atlas) has started.
-    let warming = OnceFlag()
+    /// The background warm-up (render keys, sticker atlas), started once and waited for by `stop`.
+    let warming = BackgroundWork()
     private let snapshotLock = NSLock()
     private var snapshotCache: (revision: UInt64, journal: Journal, pages: PageSet)?
     private var historyCache: (revision: UInt64, steps: [HistoryEntry])?
@@ -181,6 +181,7 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
     /// Stops accepting connections, ends the event streams, lets requests in flight finish (up
     /// to `grace` seconds), then stops. Safe to call twice.
     public func stop(grace: Double = 30) {
+        warming.stopAndWait(timeout: grace)
         watcher.stop()
         watcher.hub.close()
         daemon?.stop(grace: grace)

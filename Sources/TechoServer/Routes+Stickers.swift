@@ -50,19 +50,58 @@ struct StickerAtlas: Sendable {
     let sizes: [String: (Int, Int)]
 }
 
-/// A flag set once, from any thread.
-final class OnceFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done = false
-    /// True the first time only.
+/// The server's one background warm-up: started once, from any thread, and waited for when the
+/// server stops. A process must not exit while that thread is inside a C library (drawing an
+/// SVG): exit runs the libraries' destructors under it, and the process died of a signal
+/// instead of exiting 0 on SIGTERM.
+final class BackgroundWork: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var started = false
+    private var running = false
+    private var stopping = false
+
+    /// True the first time only, and not once the server is stopping; the caller then runs the
+    /// work and calls `finish()`.
     func claim() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if done { return false }
-        done = true
+        condition.lock()
+        defer { condition.unlock() }
+        if started || stopping { return false }
+        started = true
+        running = true
+        return true
+    }
+
+    /// Whether the server has begun to stop: long work checks this between its pieces.
+    var isStopping: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopping
+    }
+
+    func finish() {
+        condition.lock()
+        running = false
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Marks the server as stopping and waits for the work to end, at most `timeout` seconds.
+    /// - Returns: whether it ended.
+    @discardableResult
+    func stopAndWait(timeout: Double) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        stopping = true
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while running {
+            if !condition.wait(until: deadline) { return !running }
+        }
         return true
     }
 }
+
+/// What a warm-up that was cut short by the server stopping throws: nothing is cached.
+struct WarmUpStopped: Error {}
 
 /// The one atlas kept (made again when a pack changes), made by one thread at a time.
 final class StickerAtlasCache: @unchecked Sendable {
@@ -99,7 +138,7 @@ extension EditorServer {
 
     /// The atlas of `packs` as they are now: from the cache, or drawn (a sticker that cannot be
     /// read or drawn gets no tile; the tray then loads its picture alone and says what is wrong).
-    func stickerAtlas(_ packs: [StickerPack]) throws -> StickerAtlas {
+    func stickerAtlas(_ packs: [StickerPack], stopsWith work: BackgroundWork? = nil) throws -> StickerAtlas {
         let stamp = stickerStamp(packs)
         return try stickerAtlases.atlas(stamp: stamp) {
             let side = StickerAtlas.tile, columns = StickerAtlas.columns
@@ -108,6 +147,7 @@ extension EditorServer {
             var drawn: [(Int, Pixmap)] = []
             for p in packs {
                 for s in p.stickers where s.ext == "svg" {
+                    if work?.isStopping == true { throw WarmUpStopped() }
                     guard let (bytes, _) = try? StickerPacks.bytes(of: s.ref),
                         let info = try? ImageDecoder.info(of: bytes, name: "\(s.ref)"),
                         let pixmap = try? SVGRendering.render(bytes, name: "\(s.ref)", width: side, height: side)
@@ -137,12 +177,14 @@ extension EditorServer {
     /// lower, a busy machine starved it and the tray's first request waited on it): the
     /// program's identity that render keys (thumbnails' ETags) start with, then the sticker atlas.
     func warmStickerAtlas() {
-        guard warming.claim() else { return }
+        let work = warming
+        guard work.claim() else { return }
         let thread = Thread { [weak self] in
+            defer { work.finish() }
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + 10)
             _ = RenderKey.program
-            guard let self else { return }
-            _ = try? self.stickerAtlas(StickerPacks.all().packs)
+            guard let self, !work.isStopping else { return }
+            _ = try? self.stickerAtlas(StickerPacks.all().packs, stopsWith: work)
         }
         thread.name = "techo-serve-warm"
         thread.start()

@@ -153,6 +153,25 @@ import Testing
     }
 }
 
+extension LiveTests {
+    /// The editor's first page starts the sticker atlas in the background; a SIGTERM right after
+    /// it used to end the process by SIGSEGV (exit ran the C libraries' destructors under the
+    /// thread drawing an SVG) about one time in seven. The server now waits for that thread.
+    @Test func sigtermWhileTheStickerAtlasIsDrawnExitsZero() throws {
+        let s = try ServedJournal()
+        for round in 1...12 {
+            let served = try ServeProcess([s.journal.path, "--port", "0", "--editor-dir", s.editor.path])
+            let page = try Client(port: served.port, token: nil).get("/?token=\(served.token)")
+            #expect(page.status == 200, "\(page.text)")
+            served.stop()
+            served.process.waitUntilExit()
+            let log = String(decoding: served.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let how = served.process.terminationReason == .exit ? "exit" : "signal"
+            try #require(how == "exit" && served.process.terminationStatus == 0, "round \(round): ended by \(how) \(served.process.terminationStatus): \(log)")
+        }
+    }
+}
+
 /// `techo serve ARGS…` as a process: its URL (the first line of stdout) with the port and token
 /// in it, and its stderr to read; killed when released if it is still running.
 final class ServeProcess {
