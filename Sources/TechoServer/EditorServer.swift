@@ -186,7 +186,7 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
         watcher.hub.close()
         daemon?.stop(grace: grace)
         daemon = nil
-        renderQueue.stop()
+        renderQueue.stop(timeout: grace)
     }
 
     /// Requests being received or answered (event streams included).

@@ -31,6 +31,8 @@ final class RenderQueue: @unchecked Sendable {
     private var waiting = 0
     private var stopped = false
     private var threads = 0
+    /// Workers inside a job.
+    private var busy = 0
     private(set) var jobsMade = 0
     private(set) var requestsJoined = 0
     /// The kernel's ids of the worker threads, as each starts.
@@ -90,11 +92,15 @@ final class RenderQueue: @unchecked Sendable {
         return try result.get()
     }
 
-    /// Ends the workers once the job in hand is done; waiting requests get a 503.
-    func stop() {
+    /// Ends the workers once the job in hand is done, and waits for that (at most `timeout`
+    /// seconds): the process must not exit while a worker is inside a C library. Waiting
+    /// requests get a 503.
+    func stop(timeout: Double = 30) {
         condition.lock()
         stopped = true
         condition.broadcast()
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while busy > 0 && condition.wait(until: deadline) {}
         condition.unlock()
     }
 
@@ -108,9 +114,11 @@ final class RenderQueue: @unchecked Sendable {
             }
             let job = pending.removeFirst()
             pendingByKey[job.key] = nil
+            busy += 1
             condition.unlock()
             let result = job.make()
             condition.lock()
+            busy -= 1
             job.result = result
             jobsMade += 1
             condition.broadcast()
