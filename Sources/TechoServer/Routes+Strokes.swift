@@ -138,6 +138,10 @@ extension EditorServer {
     /// `part=rest` is the whole page without that stroke, or with `region=x,y,w,h` that part of
     /// it at the scale on screen (a zoomed view), as the page's own render answers it.
     func renderStroke(_ id: String, _ sid: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        // A misspelt parameter (`sacle=2`) would otherwise be a render at the default, silently.
+        for name in request.query.keys.sorted() where !Self.strokeRenderParameters.contains(name) {
+            throw EditError(.invalid, "'\(name)': not a parameter of this route; it takes scale, part and region")
+        }
         let scale = try renderScale(request)
         let part = request.query["part"] ?? "stroke"
         guard ["stroke", "rest"].contains(part) else { throw EditError(.invalid, "part: expected stroke or rest, got '\(part)'") }
@@ -149,12 +153,25 @@ extension EditorServer {
         }
     }
 
+    /// The query parameters the stroke render route takes (`token` is how a browser's image
+    /// request carries the token).
+    static let strokeRenderParameters: Set<String> = ["scale", "part", "region", "token"]
+
     /// The stroke's picture or the page without it, as it is now (the render queue's job).
     func renderStrokeNow(
         _ id: String, _ sid: String, scale: Double, part: String, region: (x: Int, y: Int, width: Int, height: Int)?
     ) throws -> HTTPResponse {
         let s = try snapshot()
         let full = try page(id, in: s)
+        if let e = full.elements.first(where: { $0.id == sid }) {
+            // An element's id where a stroke's is wanted: say what it is, and which strokes there are.
+            let what = e.kind == .ink ? "an ink layer (its strokes are rendered one by one)" : "\(e.kind == .image ? "an" : "a") \(e.kind.rawValue)"
+            let strokes = full.strokeIDs
+            let listed =
+                strokes.isEmpty
+                ? "the page has no strokes" : "strokes: " + strokes.prefix(20).joined(separator: ", ") + (strokes.count > 20 ? ", …" : "")
+            throw EditError(.notFound, "'\(sid)' is \(what) on page \(id), not a stroke; \(listed)")
+        }
         let at = try PageEdits.strokeLocation(sid, on: full)
         guard case .ink(var ink) = full.elements[at.element].content else { throw EditError(.notFound, "no stroke '\(sid)' on page \(id)") }
         let size = try renderer.resolvedSize(of: full)
