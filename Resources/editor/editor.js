@@ -52,7 +52,7 @@ class Editor {
     this.queue = Promise.resolve();
     this.changing = 0;  // changes queued or in flight (each ends after its refresh)
     this.gestures = new LiveGestures({ api: this.api, state: this.state, view: this.view, change: (fn, undo) => this.change(fn, undo) });
-    this.nudge = new Nudge(this.gestures, this.view);
+    this.nudge = new Nudge(this);
     this.selectionFrame = new SelectionFrame(this.view);
     this.drawnPixels = new DrawnPixels(this.api, this.state);
     this.group = new Group(this);
@@ -121,7 +121,7 @@ class Editor {
   get selection() { return this.state.selection; }
   get refreshing() { return this.state.refreshing; }
   /** Changes queued or in flight: 0 once every change made has been sent and its result shown. */
-  get changesInFlight() { return this.changing; }
+  get changesInFlight() { return this.changing + (this.nudge.run ? 1 : 0); }
   /** Gestures in flight, a press still being picked (select.js's `picking`) counted as one. */
   get inGesture() { return this.state.inGesture + (this.tools.select.current === 'picking' ? 1 : 0); }
   get timings() { return this.gestures.timings; }
@@ -213,10 +213,9 @@ class Editor {
     if (this.strokes.id && !textField && !mod && (e.key === 'Delete' || e.key === 'Backspace')) { e.preventDefault(); this.strokes.remove(); return; }
     if (typing || mod || e.altKey) return;
     const onHandle = t && t.classList && t.classList.contains('handle');
-    if (onHandle && e.key.startsWith('Arrow')) {
+    // Arrows nudge the selection (nudge.js) with the select tool in hand or a handle focused.
+    if (e.key.startsWith('Arrow') && (onHandle || this.tool === this.tools.select) && this.nudge.by(e.key, e.shiftKey)) {
       e.preventDefault();
-      const id = document.activeElement && document.activeElement.dataset.techoElement;
-      this.nudge.by(id && this.state.elementById(id), e.key, e.shiftKey);
       return;
     }
     if (onHandle && (e.key === 'Delete' || e.key === 'Backspace')) { e.preventDefault(); this.panels.selection.act('delete'); return; }

@@ -1,38 +1,98 @@
-// Arrow keys move the focused element by one CSS pixel's worth of page pixels (Shift: 10).
-// Presses less than NUDGE_COMMIT_MS apart are one live gesture, sent as one replay (one history
-// step) when they stop or another element is nudged.
+// Arrow keys move the selection (one element or a group) by 1 mm on the page (Shift: 10 mm).
+//
+// Each press moves the live overlay at once (the same live gesture a drag draws); presses less
+// than RUN_MS apart — a held key's auto-repeat or quick taps — are one run, and the run is sent
+// when it ends as ONE pan of the summed millimetres (one request, one history step) through the
+// gesture route a drag uses. The sum is kept in whole millimetres and turned into page pixels
+// once, so no press is lost to a request in flight and the end position is exactly the sum.
+// A run ends RUN_MS after its last press, when another selection is nudged, or before any other
+// change (the editor's change queue flushes it first, so Ctrl+Z right after takes it back).
+// A locked element is not moved on screen; its run is still sent, and the server's refusal
+// (409) is shown as every refusal is.
 
-const NUDGE_COMMIT_MS = 400;
+export const RUN_MS = 600;
 const STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
 export class Nudge {
-  /** `gestures`: the editor's LiveGestures; `view` gives the CSS pixels per page pixel. */
-  constructor(gestures, view) {
-    this.gestures = gestures;
-    this.view = view;
-    this.run = null;   // {id, live, timer}
+  /** `editor`: the editor (its state, group, live gestures, api and change queue). */
+  constructor(editor) {
+    this.editor = editor;
+    this.run = null;          // {key, page, ids, live, mm: [x, y], dpi, timer}
+    this.inFlight = new Map(); // element id -> [dx, dy] page px sent but not yet on screen
   }
 
-  /** Moves `element` (not ink) one step for the arrow `key`; `big` is Shift. */
-  by(element, key, big) {
-    if (!element || element.type === 'ink') return;
-    const step = Math.max(1, Math.round(1 / this.view.k)) * (big ? 10 : 1);
+  /**
+   * Moves the selection one step for the arrow `key`; `big` is Shift. Returns false when there
+   * is nothing to move (no selection, ink only), so the key keeps its usual meaning.
+   */
+  by(key, big) {
     const unit = STEPS[key];
-    if (!unit) return;
-    const d = [unit[0] * step, unit[1] * step];
-    if (this.run && this.run.id !== element.id) this.flush();
-    if (!this.run) this.run = { id: element.id, live: this.gestures.start(element), timer: 0 };
-    this.run.live.apply([{ gesture: 'pan', state: 'changed', translation: d }]);
-    clearTimeout(this.run.timer);
-    this.run.timer = setTimeout(() => this.flush(), NUDGE_COMMIT_MS);
+    if (!unit) return false;
+    const ed = this.editor, state = ed.state;
+    const members = state.selectedIds().map((id) => state.elementById(id)).filter((el) => el && el.type !== 'ink');
+    if (!members.length) return false;
+    const ids = members.map((el) => el.id);
+    const runKey = `${state.pageId}|${ids.join(',')}`;
+    if (this.run && this.run.key !== runKey) this.flush();
+    if (!this.run) this.run = this.begin(runKey, members);
+    const n = this.run;
+    const mm = big ? 10 : 1;
+    n.mm[0] += unit[0] * mm;
+    n.mm[1] += unit[1] * mm;
+    const px = (mm * n.dpi) / 25.4;
+    if (n.live) n.live.apply([{ gesture: 'pan', state: 'changed', translation: [unit[0] * px, unit[1] * px] }]);
+    clearTimeout(n.timer);
+    n.timer = setTimeout(() => this.flush(), RUN_MS);
+    return true;
   }
 
-  /** Commits the run in progress, if any. */
+  begin(key, members) {
+    const ed = this.editor, state = ed.state;
+    const dpi = (state.pageMeta() || {}).dpi || 300;
+    const ids = members.map((el) => el.id);
+    // A locked member: nothing moves on screen; the server's refusal is shown at the run's end.
+    let live = null;
+    if (ed.changing === 0) this.inFlight.clear();
+    if (!members.some((el) => el.locked)) {
+      if (members.length > 1) live = ed.group.start();
+      else {
+        // A run sent a moment ago whose render is not back yet: start from where it put the element.
+        const d = this.inFlight.get(ids[0]);
+        const el = d ? { ...members[0], transform: [...members[0].transform.slice(0, 4), members[0].transform[4] + d[0], members[0].transform[5] + d[1]] } : members[0];
+        live = ed.gestures.start(el);
+      }
+    }
+    return { key, page: state.pageId, ids, live, mm: [0, 0], dpi, timer: 0 };
+  }
+
+  /** Sends the run in progress, if any: one pan of the summed move, one history step. */
   flush() {
     const n = this.run;
     if (!n) return;
     this.run = null;
     clearTimeout(n.timer);
-    this.gestures.commit(n.id, n.live.events, n.live);
+    const ed = this.editor;
+    if (!n.mm[0] && !n.mm[1]) { if (n.live) n.live.abort(); return; }  // back where it began: nothing to send
+    const d = [(n.mm[0] * n.dpi) / 25.4, (n.mm[1] * n.dpi) / 25.4];
+    const events = [{ gesture: 'pan', state: 'changed', translation: d }];
+    if (n.live) { n.live.finish(); n.live.draw(); }
+    const single = n.ids.length === 1 ? n.ids[0] : null;
+    if (single) this.add(single, d, 1);
+    ed.change(async () => {
+      try {
+        if (single) await ed.api.gesture(n.page, single, events);
+        else await ed.api.gestureGroup(n.page, n.ids, events);
+        await ed.state.refresh(() => { ed.view.clearOverlay({ keepSharp: true }); if (single) this.add(single, d, -1); });
+      } finally {
+        if (n.live) ed.state.endGesture();
+      }
+    }, () => { if (single) this.add(single, d, -1); if (n.live) n.live.abort(); });
+  }
+
+  add(id, d, sign) {
+    const a = this.inFlight.get(id) || [0, 0];
+    const b = [a[0] + sign * d[0], a[1] + sign * d[1]];
+    if (Math.abs(b[0]) < 1e-9 && Math.abs(b[1]) < 1e-9) this.inFlight.delete(id);
+    else this.inFlight.set(id, b);
   }
 }

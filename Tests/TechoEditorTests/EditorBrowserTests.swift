@@ -116,13 +116,14 @@ import Testing
         let c = try f.client(200, 250)
         try f.tab.click(c.0, c.1)
         try f.tab.waitFor("document.activeElement && document.activeElement.dataset.techoElement === 'tomato'", what: "the tomato's handle to take focus")
-        let step = try f.tab.number("Math.max(1, Math.round(1 / techoEditor.view.k))")
+        // 1 mm a press (Shift: 10 mm), in page pixels at the page's 300 dpi.
+        let step = Self.pxPerMM
         for _ in 0..<3 { try f.tab.key("ArrowRight", code: "ArrowRight", keyCode: 39) }
         try f.tab.key("ArrowDown", code: "ArrowDown", keyCode: 40, modifiers: 8)
         try f.waitForJournal("the tomato was nudged") { point(try f.element("tomato")["at"])! != (200, 250) }
         try f.waitSettled()
         let at = try #require(point(try f.element("tomato")["at"]))
-        #expect(at == (200 + 3 * step, 250 + 10 * step), "at \(at), step \(step)")
+        #expect(abs(at.0 - (200 + 3 * step)) < 1e-6 && abs(at.1 - (250 + 10 * step)) < 1e-6, "at \(at), step \(step)")
     }
 
     @Test func selectionButtonsFlipRaiseAndDelete() throws {
