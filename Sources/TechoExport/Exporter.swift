@@ -84,10 +84,11 @@ public enum Exporter {
     /// unchanged included. Progress (when `showProgress`), timings and warnings go to `err`.
     /// Unless `settings.force`, a PNG or JPEG page whose output file is already what this
     /// export would write (its stamp holds the page's render key and the file's digest) is
-    /// neither rendered nor written.
+    /// neither rendered nor written. `beforeCommit` runs once every page is staged and before any
+    /// output file is put in place; if it throws, nothing is written and its error is thrown.
     public static func run(
         pages: [Page], outputs: [URL], title: String, settings: ExportSettings, renderer: PageRenderer,
-        showProgress: Bool = false, err: (String) -> Void = { _ in }
+        showProgress: Bool = false, err: (String) -> Void = { _ in }, beforeCommit: () throws -> Void = {}
     ) throws -> [URL] {
         precondition(settings.format == .pdf ? outputs.count == 1 : outputs.count == pages.count, "one output per page")
         let lock = NSLock()
@@ -231,6 +232,10 @@ public enum Exporter {
             throw first
         }
         for w in warnings.sorted() { err("techo: warning: \(w)\n") }
+        do { try beforeCommit() } catch {
+            StagedFile.discard(staged.compactMap { $0 })
+            throw error
+        }
         if vector {
             let t = ContinuousClock.now
             let specs = zip(pages, vectorPages).map { VectorPDF.PageSpec(page: $1!, label: $0.id) }

@@ -58,9 +58,23 @@ enum BuildCommand: TechoCommand {
         defer { try? FileManager.default.removeItem(at: scratch) }
         var cleaned: [String: (ref: AssetRef, file: URL)] = [:]
         let index = existing?.sourceIndex() ?? SourceIndex()
+        // Each picture's header is read as the manifest is; its whole stream is checked by
+        // `probes` on the other cores meanwhile (and while the pages are drawn). The journal is
+        // written only once every check passed. Should one fail, the manifest is read again
+        // checking each picture in turn, which reports the failure with its JSON path as before.
+        let batch = ProbeBatch()
+        // No check may still be running inside a C library when this returns or throws.
+        defer { _ = batch.wait() }
+        var probes: ProbeBatch? = batch
         let env = ManifestEnvironment(
             imageSizeOfBytes: { url, bytes in
-                let info = try ImageProbe.check(bytes, name: url.path)
+                let info: ImageInfo
+                if let probes {
+                    info = try ImageDecoder.info(of: bytes, name: url.path)
+                    probes.check(bytes, name: url.path)
+                } else {
+                    info = try ImageProbe.check(bytes, name: url.path)
+                }
                 if !keepGPS && ImageMetadata.containsGPS(bytes, format: info.format) {
                     let clean = try ImageMetadata.removingGPS(bytes, format: info.format, file: url.path)
                     cleaned[url.path] = try stageClean(clean, ext: info.format.fileExtension, scratch: scratch)
@@ -78,13 +92,33 @@ enum BuildCommand: TechoCommand {
             let p = try StickerPacks.prepare(try StickerRef(parsing: name, what: "sticker"))
             return (p.asset, p.naturalWidth, p.naturalHeight)
         }
-        var build = try Manifest.decode(fileAt: manifestURL, environment: environment)
-        let oldPages = try existing?.read().pages
-        for (i, page) in build.pages.enumerated() {
-            try page.checkElementCount(file: "\(manifestArg.text): pages[\(i)].elements", limits: env.limits)
-            do { try PageEdits.check(page, was: oldPages?[page.id]) } catch {
-                throw EditError(error.kind, "\(manifestArg.text): pages[\(i)] (\(page.id)): \(error.message)")
+        /// Waits for the pictures' checks; when one failed, throws what reading the manifest
+        /// again, each picture checked in turn, reports.
+        func checked() throws {
+            guard probes != nil, !batch.wait() else { return }
+            probes = nil
+            cleaned = [:]
+            _ = try Manifest.decode(fileAt: manifestURL, environment: environment)
+            throw EditError(.invalid, "\(manifestArg.text): a picture failed its check and then passed it (did a file change while being read?)")
+        }
+        var build: ManifestBuild
+        do { build = try Manifest.decode(fileAt: manifestURL, environment: environment) } catch {
+            // The report lists every problem: a picture's failed check too.
+            try checked()
+            throw error
+        }
+        do {
+            let oldPages = try existing?.read().pages
+            for (i, page) in build.pages.enumerated() {
+                try page.checkElementCount(file: "\(manifestArg.text): pages[\(i)].elements", limits: env.limits)
+                do { try PageEdits.check(page, was: oldPages?[page.id]) } catch {
+                    throw EditError(error.kind, "\(manifestArg.text): pages[\(i)] (\(page.id)): \(error.message)")
+                }
             }
+        } catch {
+            // A picture's failed check is what reading the manifest reports first, as before.
+            try checked()
+            throw error
         }
 
         // Photos lose their GPS data on the way in: swap each such JPEG or HEIF for a cleaned copy.
@@ -99,33 +133,81 @@ enum BuildCommand: TechoCommand {
         // Assets already in the journal are neither copied nor read again.
         let imports = build.imports.filter { !build.known.contains($0.ref) && existing?.hasAsset($0.ref) != true }
 
-        let store: JournalStore
-        if let existing {
-            store = existing
-            try store.transaction(description: "build \(manifestURL.lastPathComponent)", importing: imports) { journal, pages in
-                journal.title = build.journal.title
-                journal.pageOrder = build.journal.pageOrder
-                pages = Dictionary(uniqueKeysWithValues: build.pages.map { ($0.id, $0) })
+        /// Writes the journal: a new one, or the existing one changed in one step.
+        func write() throws -> JournalStore {
+            if let existing {
+                try existing.transaction(description: "build \(manifestURL.lastPathComponent)", importing: imports) { journal, pages in
+                    journal.title = build.journal.title
+                    journal.pageOrder = build.journal.pageOrder
+                    pages = Dictionary(uniqueKeysWithValues: build.pages.map { ($0.id, $0) })
+                }
+                return existing
             }
-        } else {
             do {
-                store = try JournalStore.create(at: journalURL, journal: build.journal, pages: build.pages, assets: imports)
+                return try JournalStore.create(at: journalURL, journal: build.journal, pages: build.pages, assets: imports)
             } catch let e as StorageError {
                 throw EditError(.cannotCreate, "\(journalURL.path): \(e.message)")
             }
         }
-        // The index is a cache: failing to save it costs the next build a re-read, nothing more.
-        try? store.saveSourceIndex(sources)
         if args.has("no-export") {
+            try checked()
+            // The index is a cache: failing to save it costs the next build a re-read, nothing more.
+            try? write().saveSourceIndex(sources)
             io.out("\(journalURL.path)\n")
             return
         }
+        // The pages are drawn from the files the manifest named while the journal is written on
+        // another thread (its copies, syncs and renames are the disk's time, not the cores'): the
+        // pictures are the same bytes either way (a file that changed since it was hashed fails
+        // the journal's write). The page files are put in place only once the journal is
+        // written; if writing it fails, no page file is written and that error is reported.
+        let renderFrom = try pictureFiles(imports, existing: existing, scratch: scratch)
+        let renderer = PageRenderer(assetURL: { ref in
+            if let url = renderFrom[ref] { return url }
+            guard let existing else { throw EditError(.notFound, "asset \(ref.path) is in neither the manifest nor the journal") }
+            return try existing.assetURL(ref)
+        })
+        let sourcesToSave = sources
+        let writing = OnAnotherThread { () throws -> JournalStore? in
+            guard batch.wait() else { return nil }
+            let store = try write()
+            try? store.saveSourceIndex(sourcesToSave)
+            return store
+        }
         let chosen = build.pages.enumerated().map { (position: $0.offset + 1, page: $0.element) }
-        let files = try ExportCommand.export(
-            chosen, total: chosen.count, title: build.journal.title, args: args,
-            defaultFolder: folder.appendingPathComponent(name + "-pages"),
-            renderer: PageRenderer(assetURL: store.assetURL), io: io)
-        for f in files { io.out("\(f.path)\n") }
+        let exported = Result {
+            try ExportCommand.export(
+                chosen, total: chosen.count, title: build.journal.title, args: args,
+                defaultFolder: folder.appendingPathComponent(name + "-pages"),
+                renderer: renderer, io: io,
+                beforeCommit: {
+                    // Nothing is put in place unless the journal was written.
+                    guard try writing.result().get() != nil else { throw EditError(.invalid, "a picture failed its check") }
+                })
+        }
+        // A picture's failed check comes first, then the journal's write, then the pages'.
+        guard try writing.result().get() != nil else {
+            try checked()
+            return
+        }
+        for f in try exported.get() { io.out("\(f.path)\n") }
+    }
+
+    /// Where the renderer reads each picture being imported before the journal holds it: its
+    /// source file, or for bytes in memory (a pack's sticker) a copy in `scratch`.
+    static func pictureFiles(_ imports: [AssetImport], existing: JournalStore?, scratch: URL) throws -> [AssetRef: URL] {
+        var files: [AssetRef: URL] = [:]
+        for i in imports {
+            switch i.source {
+            case .file(let url, _): files[i.ref] = url
+            case .bytes(let bytes):
+                try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+                let file = scratch.appendingPathComponent("import-" + i.ref.sha256 + "." + i.ref.ext)
+                try Data(bytes).write(to: file)
+                files[i.ref] = file
+            }
+        }
+        return files
     }
 
     /// Writes GPS-free JPEG, HEIF or AVIF bytes to the scratch folder, named by their hash.

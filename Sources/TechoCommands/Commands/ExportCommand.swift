@@ -90,7 +90,7 @@ enum ExportCommand: TechoCommand {
     /// Shared by export and build: decides the outputs from -o/--format/--scale and writes them.
     static func export(
         _ chosen: [(position: Int, page: Page)], total: Int, title: String, args: ParsedArguments, defaultFolder: URL,
-        renderer: PageRenderer, io: CommandIO
+        renderer: PageRenderer, io: CommandIO, beforeCommit: () throws -> Void = {}
     ) throws -> [URL] {
         var settings = ExportSettings.fromEnvironment()
         settings.force = args.has("force")
@@ -143,6 +143,7 @@ enum ExportCommand: TechoCommand {
             target = folder.appendingPathComponent((title.isEmpty ? "journal" : safeName(title)) + ".pdf")
             isFile = true
         }
+        let folderExisted = FileManager.default.fileExists(atPath: folder.path)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
@@ -153,8 +154,15 @@ enum ExportCommand: TechoCommand {
             throw EditError(.cannotCreate, "\(folder.path): cannot create the output folder\(why)")
         }
         let outputs = Exporter.outputs(for: chosen, total: total, target: target, isFile: isFile, format: settings.format)
-        return try Exporter.run(
-            pages: chosen.map(\.page), outputs: outputs, title: title, settings: settings, renderer: renderer, showProgress: io.stderrIsTerminal, err: io.err)
+        do {
+            return try Exporter.run(
+                pages: chosen.map(\.page), outputs: outputs, title: title, settings: settings, renderer: renderer, showProgress: io.stderrIsTerminal,
+                err: io.err, beforeCommit: beforeCommit)
+        } catch {
+            // A failed export leaves no folder of its own making behind (rmdir removes it only empty).
+            if !folderExisted { rmdir(folder.path) }
+            throw error
+        }
     }
 
     /// A title made safe as a file name.
