@@ -78,10 +78,11 @@ export class Api {
   /**
    * The part `[x, y, w, h]` (page pixels) of the page rendered at `scale`: the image and the
    * device-pixel rectangle `[x, y, w, h]` of the whole render at that scale it covers;
-   * `without` and `layer` as for `render`.
+   * `without` and `layer` as for `render`; `height`: an endless page drawn as it will be once
+   * grown that tall (page pixels).
    */
-  async renderRegion(id, scale, region, without, layer) {
-    const query = { scale: fmt(scale), without, layer, region: region.map((n) => fmt(n)).join(',') };
+  async renderRegion(id, scale, region, without, layer, height) {
+    const query = { scale: fmt(scale), without, layer, height: height === undefined ? undefined : fmt(height), region: region.map((n) => fmt(n)).join(',') };
     const res = await this.request('GET', `/api/pages/${enc(id)}/render`, { query });
     const rect = (res.headers.get('X-Techo-Region') || '').split(',').map(Number);
     if (rect.length !== 4 || !rect.every(Number.isFinite)) throw new Error('the region render has no X-Techo-Region');

@@ -23,6 +23,9 @@ export class EditorState {
     this.announced = null;      // the latest revision the server announced
     this.inGesture = 0;
     this.listeners = { journal: [], page: [] };
+    // The paper below an endless page's render with a background picture: the page drawn grown
+    // to the view's height, over that region (view.js, drawPictureBelow).
+    view.paperSource = (page, scale, region, height) => api.renderRegion(page, scale, region, undefined, undefined, height);
   }
 
   /**

@@ -117,17 +117,21 @@ export class View {
     let below = this.paperBelow;
     const p = this.page;
     const paper = this.background && this.background.paper;
+    const picture = !!(this.background && typeof this.background.image === 'string' && this.background.image);
     const stored = p ? p.storedHeight ?? p.height : 0;
-    const show = !!(p && p.endless && paper && ['dots', 'lines', 'grid'].includes(paper.pattern) && p.height > stored);
+    const ruled = !!(paper && ['dots', 'lines', 'grid'].includes(paper.pattern));
+    const show = !!(p && p.endless && (ruled || picture) && p.height > stored);
     if (!show) { if (below) below.hidden = true; return; }
     if (!below) {
       below = this.paperBelow = this.doc.createElement('div');
       below.className = 'paper-below';
       below.setAttribute('aria-hidden', 'true');
-      Object.assign(below.style, { position: 'absolute', left: '0', right: '0', bottom: '0', pointerEvents: 'none', backgroundRepeat: 'repeat-y' });
+      Object.assign(below.style, { position: 'absolute', left: '0', right: '0', bottom: '0', pointerEvents: 'none' });
       this.frame.prepend(below);
     }
     below.hidden = false;
+    if (picture) { this.drawPictureBelow(below, stored); return; }
+    below.style.backgroundRepeat = 'repeat-y';
     const k = this.k, scale = this.scale;
     const step = Number(paper.spacing), margin = Math.max(0, Number(paper.margin) || 0);
     const W = p.width;
@@ -141,6 +145,7 @@ export class View {
     const key = `${paper.pattern}|${paper.color}|${step}|${margin}|${W}|${scale}`;
     if (this.paperKey !== key) {
       this.paperKey = key;
+      this.dropPictureBelow();
       // One row, its ruling in the middle of a tile one spacing tall, the page's width across.
       const tw = Math.max(1, Math.round(W * scale)), th = Math.max(1, Math.round(step * scale));
       const t = this.doc.createElement('canvas');
@@ -167,6 +172,70 @@ export class View {
     }
     below.style.backgroundSize = `100% ${step * k}px`;
     below.style.backgroundPositionY = `${(next - step / 2 - stored) * k}px`;
+  }
+
+  /**
+   * An endless page with a background picture: the paper below its render is the renderer's own
+   * picture of those rows once the page has grown to the view's height, rounded up to whole
+   * ruling spacings (`render?height=H` over the region below the stored height, at the render's
+   * resolution; `data-techo-picture` is that H), so a tiled picture goes on in phase with the
+   * render, under ruling in phase with the render's, at the picture's opacity over the colour; one
+   * fitted to the page (cover, contain, stretch, centre) shows as it will once the page is that
+   * tall. Fetched again when the page, its background, the view's height or the scale change;
+   * until the new one arrives the last one stays (the colour where it does not reach).
+   */
+  drawPictureBelow(below, stored) {
+    const p = this.page, k = this.k, scale = this.scale;
+    const W = p.width, H = Math.ceil(p.height);
+    // The page grown by whole spacings of its ruling, so that the ruled rows below go on in
+    // phase with the render's (the renderer centres them in the page's height); the picture of
+    // a tiled background goes on from the page's origin whatever the height.
+    const paper = this.background.paper, step = Number(paper && paper.spacing);
+    const ruled = paper && ['dots', 'lines', 'grid'].includes(paper.pattern) && step > 0;
+    // (A page's height is a whole number of pixels, as a grown page's is.)
+    const grown = ruled ? Math.max(H, Math.round(stored + Math.ceil((H - stored) / step) * step)) : H;
+    // A region render is at most 8192 device px a side and 16 Mi pixels: further down, the colour.
+    const maxH = Math.floor(Math.min(8192, (16 << 20) / Math.max(1, Math.ceil(W * scale))) / scale) - 1;
+    const h = Math.min(H - stored, maxH);
+    below.style.top = `${stored * k}px`;
+    below.style.backgroundRepeat = 'no-repeat';
+    const look = `${p.id}|${JSON.stringify(this.background)}`;
+    const key = `${look}|${stored}|${grown}|${W}|${scale}`;
+    // Another page's or another background's picture goes at once; the same one grown stays.
+    if (this.pictureBelow && this.pictureBelow.look !== look) this.dropPictureBelow();
+    const place = () => {
+      const pic = this.pictureBelow;
+      if (!pic) return;
+      // From the strip's own first row (a whole device pixel, at or just above the stored
+      // height), so the picture lands on device pixels one to one, unresampled.
+      const [, y, w, ph] = pic.rect.map((n) => n / pic.scale);
+      below.style.top = `${y * k}px`;
+      below.style.backgroundSize = `${w * k}px ${ph * k}px`;
+      below.style.backgroundPositionY = '0px';
+    };
+    place();
+    if (this.pictureKey === key || !(h > 0) || !this.paperSource) return;
+    this.pictureKey = key;
+    const seq = this.pictureSeq = (this.pictureSeq || 0) + 1;
+    this.paperSource(p.id, scale, [0, stored, W, h], grown).then((answer) => {
+      if (seq !== this.pictureSeq || this.paperBelow !== below) return;
+      this.dropPictureBelow();
+      this.pictureKey = key;
+      const url = URL.createObjectURL(answer.blob);
+      this.pictureBelow = { url, rect: answer.rect, scale, stored, look };
+      below.style.backgroundImage = `url(${url})`;
+      below.dataset.techoPicture = String(grown);
+      place();
+    }, () => { if (seq === this.pictureSeq) this.pictureKey = ''; });
+  }
+
+  /** Lets the picture below an endless page go (another page, a background without one). */
+  dropPictureBelow() {
+    this.pictureKey = '';
+    if (!this.pictureBelow) return;
+    URL.revokeObjectURL(this.pictureBelow.url);
+    this.pictureBelow = null;
+    if (this.paperBelow) { this.paperBelow.style.backgroundImage = 'none'; delete this.paperBelow.dataset.techoPicture; }
   }
 
   /** Client coordinates to page pixels. */

@@ -156,18 +156,40 @@ extension EditorServer {
         if !layer.isEmpty && without.isEmpty { throw EditError(.invalid, "layer: needs without=ID, the element the layers are cut at") }
         // `region=x,y,w,h` (page pixels): only that part, at the scale on screen (a zoomed view).
         let region = try renderRegion(request, scale: scale)
+        // `height=H` (page pixels): an endless page as it will be once grown that tall, what the
+        // editor shows below its content (its paper: colour, picture, ruling).
+        var grown: Double?
+        if let text = request.query["height"] {
+            guard let h = Double(text), h.isFinite, h >= 1, h <= Double(PageRenderer.maxSide) * 100 else {
+                throw EditError(.invalid, "height: expected page pixels from 1 to \(PageRenderer.maxSide * 100), got '\(text)'")
+            }
+            if !without.isEmpty { throw EditError(.invalid, "height: not with without=ID (the page grown is the page as it is)") }
+            grown = h
+        }
         let r = region.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? ""
-        return try renderQueue.answer("page \(id) \(scale) \(without) \(layer) \(r)") {
-            try self.renderPageNow(id, scale: scale, without: without, layer: layer, region: region)
+        return try renderQueue.answer("page \(id) \(scale) \(without) \(layer) \(r) \(grown.map { String($0) } ?? "")") {
+            try self.renderPageNow(id, scale: scale, without: without, layer: layer, region: region, grownTo: grown)
         }
     }
 
     /// The page as it is now (the render queue's job).
     func renderPageNow(
-        _ id: String, scale: Double, without: String, layer: String, region: (x: Int, y: Int, width: Int, height: Int)? = nil
+        _ id: String, scale: Double, without: String, layer: String, region: (x: Int, y: Int, width: Int, height: Int)? = nil,
+        grownTo grown: Double? = nil
     ) throws -> HTTPResponse {
         let s = try snapshot()
         var p = try page(id, in: s)
+        if let grown {
+            // The page as it will be once its content reaches further down: a fixed page of that
+            // height, drawn by the same rule (a tiled picture goes on from the origin, a fitted one
+            // is fitted to the new height, the ruling's rows are centred in the new height).
+            guard p.size.height == nil else { throw EditError(.invalid, "height: page \(id) is not endless (its height is fixed)") }
+            let size = try renderer.resolvedSize(of: p)
+            guard grown >= size.height else {
+                throw EditError(.invalid, "height: \(numberText(grown)) is less than page \(id)'s height now, \(numberText(size.height))")
+            }
+            p.size = PageSize(width: size.width, height: grown)
+        }
         if !without.isEmpty && layer.isEmpty && without.contains(",") {
             // A group in flight (`without=ID,ID,…`): the page without any of them.
             let ids = without.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -191,6 +213,7 @@ extension EditorServer {
         let full = try page(id, in: s)
         var hit = true
         var variant = without.isEmpty ? "" : "\(layer.isEmpty ? "without" : layer):" + without
+        if let grown { variant += " height:\(numberText(grown))" }
         if let region { variant += " region:\(region.x),\(region.y),\(region.width),\(region.height)" }
         let entry = try renders.render(RenderCache.Key(page: full, scale: scale, variant: variant)) {
             hit = false
