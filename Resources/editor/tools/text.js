@@ -33,8 +33,21 @@ export function textTool(editor) {
   // shows the first character typed in it.
   const timings = editor.textTimings = [];
 
+  let sharpTimer = 0;
+
   function open(spec, extra) {
-    if (!zoomHooked && editor.zoom) { editor.zoom.onChange(() => { if (box) box.place(); }); zoomHooked = true; }
+    if (!zoomHooked && editor.zoom) {
+      editor.zoom.onChange(() => {
+        if (!box) return;
+        box.place();
+        // Panned or zoomed while editing: the page around the box is drawn sharp again for
+        // what is now visible, once the view rests.
+        const id = box.spec.id;
+        clearTimeout(sharpTimer);
+        if (id) sharpTimer = setTimeout(() => { if (box && box.spec.id === id) hideSharp(id); }, 150);
+      });
+      zoomHooked = true;
+    }
     box = new TextBox(editor.view, spec, (b, how, text) => { box = null; ended(b, how, text, extra); });
     return box;
   }
@@ -71,16 +84,35 @@ export function textTool(editor) {
     open({ id, at, linear: [m[0], m[1], m[2], m[3]], style, text: stored.text ?? '' }, { page: editor.state.pageId, back, was: stored.text ?? '' });
   }
 
-  /** Draws the page without element `id` on the overlay (the backdrop a drag would use). */
+  /**
+   * Shows the page without element `id` while its text is edited in place: the backdrop a drag
+   * would use (the page under it and what lies over it) on the overlay and, zoomed in, the same
+   * two layers at the screen's resolution over the visible part (what a zoomed drag draws), so
+   * the page around the box stays as sharp as it was. The render and its sharp tile stay on
+   * screen until what replaces them is ready: the view never shows the fitted picture enlarged.
+   */
   function hide(id) {
-    const view = editor.view;
-    editor.gestures.prepare(id).then((a) => {
+    const view = editor.view, gestures = editor.gestures;
+    const sharp = gestures.sharpView();
+    Promise.all([gestures.prepare(id), sharp ? gestures.prepareSharp(id, sharp).catch(() => null) : null]).then(([a, s]) => {
       if (!box || box.spec.id !== id) return;
       const ctx = view.context();
       ctx.clearRect(0, 0, view.overlay.width, view.overlay.height);
       ctx.drawImage(a.backdrop, 0, 0, view.overlay.width, view.overlay.height);
       if (a.above) ctx.drawImage(a.above, 0, 0, view.overlay.width, view.overlay.height);
+      if (s && s.rect) view.drawLiveSharp({ ...s, sprite: null }, [1, 0, 0, 1, 0, 0]);
       view.frame.classList.add('live');
+    }).catch(() => {});
+  }
+
+  /** The sharp layers without element `id` for the part of the page now visible (see `hide`). */
+  function hideSharp(id) {
+    const view = editor.view, gestures = editor.gestures;
+    const sharp = gestures.sharpView();
+    if (!sharp) { view.dropSharpOverlay(); return; }
+    gestures.prepareSharp(id, sharp).then((s) => {
+      if (!box || box.spec.id !== id || !s.rect) return;
+      view.drawLiveSharp({ ...s, sprite: null }, [1, 0, 0, 1, 0, 0]);
     }).catch(() => {});
   }
 
