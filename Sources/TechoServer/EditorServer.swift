@@ -343,6 +343,7 @@ public final class EditorServer: HTTPHandler, @unchecked Sendable {
         case ("GET", 1, "stickers"): return try stickerList()
         case ("GET", 2, "stickers") where parts[1] == "atlas.png": return try stickerAtlasPicture(request)
         case ("GET", 3, "stickers"): return try stickerPicture(parts[1], parts[2], request)
+        case ("GET", 3, "templates") where parts[2] == "thumbnail": return try templateThumbnail(parts[1], request)
         case (_, _, "pages") where parts.count >= 2:
             return try pageRoute(m, id: parts[1], rest: Array(parts.dropFirst(2)), request)
         default:

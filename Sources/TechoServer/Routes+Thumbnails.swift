@@ -85,6 +85,23 @@ extension EditorServer {
     func thumbnail(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let h = try thumbnailHeight(request)
         let p = try page(id, in: try snapshot())
+        return try thumbnailResponse(p, height: h, job: "thumbnail \(id)", name: "page \(id) thumbnail", request)
+    }
+
+    /// `GET /api/templates/NAME/thumbnail?h=H`: the page a new page from the built-in template
+    /// NAME would be now, `H` pixels tall (default 160), a PNG; cached and revalidated as a
+    /// page's thumbnail is (its ETag is that page's render key, so it changes only when the
+    /// picture would).
+    func templateThumbnail(_ name: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let h = try thumbnailHeight(request)
+        let s = try snapshot()
+        let p = try PageEdits.templatePreview(name, journal: s.journal, pages: s.pages)
+        return try thumbnailResponse(p, height: h, job: "template \(name)", name: "template \(name) thumbnail", request)
+    }
+
+    /// The thumbnail of `p` at height `h`: 304 for a browser that has it, else from the cache
+    /// or drawn by the render queue (`job` names the work that requests share).
+    func thumbnailResponse(_ p: Page, height h: Int, job: String, name: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let (scale, etag) = try thumbnailKey(p, height: h)
         // Revalidated on each use: a page edited since shows its new thumbnail at once.
         let headers = [("ETag", etag), ("Cache-Control", "private, no-cache")]
@@ -96,7 +113,7 @@ extension EditorServer {
         }
         // Drawn by the render queue's workers (a few at once, behind edits), requests for the same
         // page and height sharing one render.
-        let (png, made) = try renderQueue.answer("thumbnail \(id) \(h) \(etag)") {
+        let (png, made) = try renderQueue.answer("\(job) \(h) \(etag)") {
             var seconds = 0.0
             let png: [UInt8]
             if let kept = self.thumbnails.get(etag) {
@@ -104,7 +121,7 @@ extension EditorServer {
             } else {
                 let t0 = ContinuousClock.now
                 let rendered = try self.renderer.render(p, scale: scale)
-                png = try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: 6, name: "page \(id) thumbnail")
+                png = try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: 6, name: name)
                 let d = ContinuousClock.now - t0
                 seconds = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
                 self.thumbnails.put(etag, png)

@@ -252,11 +252,10 @@ import Testing
         #expect(try elements().contains { $0["id"] as? String == "tomato" })
         try f.waitSettled()
 
-        // A page from a template opens; the list opens p1 again and moves it down.
-        try f.tab.click("#template")
-        try f.tab.key("Escape", code: "Escape", keyCode: 27)
-        try f.tab.key("ArrowDown", code: "ArrowDown", keyCode: 40)
-        try f.tab.click("#page-add")
+        // A page from a template (the chooser's first) opens; the list opens p1 again and moves it down.
+        try f.tab.click("#template-open")
+        try f.tab.waitFor("!!document.querySelector('[data-techo-template]')", what: "the template chooser")
+        try f.tab.click("[data-techo-template]")
         try f.tab.waitFor("document.querySelectorAll('[data-techo-page-link]').length === 3", what: "a third page")
         try f.tab.waitFor("document.querySelector('[data-techo-page]').dataset.techoPage === techoEditor.journal.pages[2].id", what: "the new page to open")
         try f.tab.click("[data-techo-page-link=p1]")

@@ -11,9 +11,11 @@
 // short hold (as iPadOS lifts an item), so a swipe over the list still scrolls it. One drop is
 // one `move page` (one history step).
 //
-// A new page: "＋ Add page", blank or from the template chosen beside it.
+// A new page: "＋ Add page" (blank), or "▦ Templates", a chooser showing each template as
+// the page it would add (`GET /api/templates/NAME/thumbnail`, drawn by the server as a page's
+// thumbnail is, asked for when the chooser first opens), one tap or click adding a page from it.
 
-import { button, fillSelect } from './controls.js';
+import { button } from './controls.js';
 
 const THUMB_H = 160;        // px the server draws (shown at most 64 px tall: sharp on 2x screens)
 const THUMB_BOX = 64;       // px: the square a thumbnail is shown in
@@ -25,7 +27,6 @@ const SLOP = 6;             // px a mouse moves before a drag starts, or a held 
 export function pagesPanel(doc, editor) {
   const { api, state, view } = editor;
   const list = doc.getElementById('pages');
-  const template = doc.getElementById('template');
   const body = doc.body;
   const rows = new Map();   // page id -> row
   let order = [];           // page ids as shown
@@ -36,16 +37,50 @@ export function pagesPanel(doc, editor) {
    */
   const timings = { firstShow: null, shown: null, fetched: 0, revalidated: 0 };
 
-  doc.getElementById('page-add').addEventListener('click', () => {
-    const chosen = template.value || undefined;
-    editor.change(async () => {
-      const r = await api.addPage(chosen ? { template: chosen } : {});
-      if (r.id) state.pageId = r.id;
-      state.selection = null;
-      await editor.refresh();
-      if (r.id) scrollToRow(r.id);
-      view.say(chosen ? `added a page from ${chosen}` : 'added a blank page');
-    });
+  const addPage = (chosen) => editor.change(async () => {
+    const r = await api.addPage(chosen ? { template: chosen } : {});
+    if (r.id) state.pageId = r.id;
+    state.selection = null;
+    await editor.refresh();
+    if (r.id) scrollToRow(r.id);
+    view.say(chosen ? `added a page from ${chosen}` : 'added a blank page');
+  });
+  doc.getElementById('page-add').addEventListener('click', () => addPage());
+
+  // The template chooser: one button per template with its picture, filled when it opens.
+  const chooser = doc.getElementById('template-chooser');
+  const chooserButton = doc.getElementById('template-open');
+  let templates = [];
+  const fillChooser = () => {
+    const have = [...chooser.children].map((b) => b.dataset.techoTemplate);
+    if (have.length === templates.length && have.every((n, i) => n === templates[i])) return;
+    chooser.replaceChildren(...templates.map((name) => {
+      const label = name.replace(/-/g, ' ');
+      const b = button('', `Add a page from the ${label} template`, () => { setChooser(false); addPage(name); });
+      b.dataset.techoTemplate = name;
+      const pic = doc.createElement('span');
+      pic.className = 'template-pic';
+      const img = new Image();
+      img.alt = '';
+      img.draggable = false;
+      img.decoding = 'async';
+      img.src = api.url(`/api/templates/${encodeURIComponent(name)}/thumbnail`, { h: THUMB_H });
+      pic.append(img);
+      const caption = doc.createElement('span');
+      caption.className = 'template-name';
+      caption.textContent = label;
+      b.append(pic, caption);
+      return b;
+    }));
+  };
+  const setChooser = (open) => {
+    chooser.hidden = !open;
+    chooserButton.setAttribute('aria-expanded', String(open));
+    if (open) fillChooser();
+  };
+  chooserButton.addEventListener('click', () => setChooser(chooser.hidden));
+  chooser.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') { e.stopPropagation(); setChooser(false); chooserButton.focus(); }
   });
 
   // Thumbnails: the rows on screen, a few at a time.
@@ -300,7 +335,8 @@ export function pagesPanel(doc, editor) {
       const same = lis.length === list.children.length && lis.every((li, i) => list.children[i] === li);
       if (!same) list.replaceChildren(...lis);
       order = ids;
-      fillSelect(template, [['', 'blank'], ...(j.templates || []).map((t) => [t, t.replace(/-/g, ' ')])]);
+      templates = j.templates || [];
+      if (!chooser.hidden) fillChooser();
       // The first show's rows are asked for as they come on screen; later ones after the change settles.
       if (shownOnce) revalidate();
       shownOnce = true;
