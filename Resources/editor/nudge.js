@@ -18,7 +18,7 @@ export class Nudge {
   constructor(editor) {
     this.editor = editor;
     this.run = null;          // {key, page, ids, live, mm: [x, y], dpi, timer}
-    this.inFlight = new Map(); // element id -> [dx, dy] page px sent but not yet on screen
+    this.inFlight = new Map(); // run key -> [dx, dy] page px sent whose render is not on screen yet
   }
 
   /**
@@ -54,13 +54,10 @@ export class Nudge {
     let live = null;
     if (ed.changing === 0) this.inFlight.clear();
     if (!members.some((el) => el.locked)) {
-      if (members.length > 1) live = ed.group.start();
-      else {
-        // A run sent a moment ago whose render is not back yet: start from where it put the element.
-        const d = this.inFlight.get(ids[0]);
-        const el = d ? { ...members[0], transform: [...members[0].transform.slice(0, 4), members[0].transform[4] + d[0], members[0].transform[5] + d[1]] } : members[0];
-        live = ed.gestures.start(el);
-      }
+      live = members.length > 1 ? ed.group.start() : ed.gestures.start(members[0]);
+      // A run sent a moment ago whose render is not back yet: start from where it put the selection.
+      const d = this.inFlight.get(key);
+      if (d) live.apply([{ gesture: 'pan', state: 'changed', translation: d }]);
     }
     return { key, page: state.pageId, ids, live, mm: [0, 0], dpi, timer: 0 };
   }
@@ -77,22 +74,28 @@ export class Nudge {
     const events = [{ gesture: 'pan', state: 'changed', translation: d }];
     if (n.live) { n.live.finish(); n.live.draw(); }
     const single = n.ids.length === 1 ? n.ids[0] : null;
-    if (single) this.add(single, d, 1);
+    if (n.live) this.add(n.key, d, 1);
     ed.change(async () => {
       try {
         if (single) await ed.api.gesture(n.page, single, events);
         else await ed.api.gestureGroup(n.page, n.ids, events);
-        await ed.state.refresh(() => { ed.view.clearOverlay({ keepSharp: true }); if (single) this.add(single, d, -1); });
+        await ed.state.refresh(() => {
+          ed.view.clearOverlay({ keepSharp: true });
+          if (n.live) this.add(n.key, d, -1);
+          // A run gathering meanwhile is drawn again over the new render.
+          if (this.run && this.run.live) this.run.live.schedule();
+        });
       } finally {
         if (n.live) ed.state.endGesture();
       }
-    }, () => { if (single) this.add(single, d, -1); if (n.live) n.live.abort(); });
+    }, () => { if (n.live) { this.add(n.key, d, -1); n.live.abort(); } });
   }
 
-  add(id, d, sign) {
-    const a = this.inFlight.get(id) || [0, 0];
+  /** Adds `sign`·`d` to what runs of `key` have sent and the screen does not show yet. */
+  add(key, d, sign) {
+    const a = this.inFlight.get(key) || [0, 0];
     const b = [a[0] + sign * d[0], a[1] + sign * d[1]];
-    if (Math.abs(b[0]) < 1e-9 && Math.abs(b[1]) < 1e-9) this.inFlight.delete(id);
-    else this.inFlight.set(id, b);
+    if (Math.abs(b[0]) < 1e-9 && Math.abs(b[1]) < 1e-9) this.inFlight.delete(key);
+    else this.inFlight.set(key, b);
   }
 }
