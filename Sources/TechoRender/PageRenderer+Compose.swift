@@ -16,23 +16,30 @@ import Foundation
 import TechoModel
 import TechoRaster
 
-/// The drawings of one page's elements, made by worker threads and by the page thread, which
-/// takes the next unclaimed element itself rather than wait for a worker that has not started
-/// it (so a render never waits on a queue that has no free thread).
+/// The drawings of one page's elements, made by worker threads and by the page thread. Work is
+/// taken longest first (`order`: photos and ink before stickers and text), so the drawing that
+/// takes longest does not start last while the others are done; the page thread, waiting for a
+/// drawing another thread is making, makes the next one nobody has started instead of idling.
 final class ComposeJobs: @unchecked Sendable {
     private let condition = NSCondition()
     private var results: [Result<ElementDrawing, Error>?]
+    private var claimed: [Bool]
+    private let order: [Int]
     private var next = 0
     private var stopped = false
     private let make: (Int) throws -> ElementDrawing
     private let group = DispatchGroup()
 
-    init(count: Int, make: @escaping (Int) throws -> ElementDrawing) {
+    /// `order`: the indices in the order work is taken (default: stacking order).
+    init(count: Int, order: [Int]? = nil, make: @escaping (Int) throws -> ElementDrawing) {
         results = Array(repeating: nil, count: count)
+        claimed = Array(repeating: false, count: count)
+        self.order = order ?? Array(0..<count)
+        precondition(self.order.count == count, "one place in the order per element")
         self.make = make
     }
 
-    /// Starts `workers` threads that make drawings in stacking order until none are left.
+    /// Starts `workers` threads that make drawings in `order` until none are left.
     func start(workers: Int) {
         for _ in 0..<max(0, min(workers, results.count)) {
             DispatchQueue.global().async(group: group) { [self] in
@@ -45,9 +52,18 @@ final class ComposeJobs: @unchecked Sendable {
     private func claim() -> Int? {
         condition.lock()
         defer { condition.unlock() }
-        guard !stopped, next < results.count else { return nil }
+        return claimLocked()
+    }
+
+    /// `claim` with `condition` held.
+    private func claimLocked() -> Int? {
+        guard !stopped else { return nil }
+        while next < order.count && claimed[order[next]] { next += 1 }
+        guard next < order.count else { return nil }
+        let i = order[next]
+        claimed[i] = true
         next += 1
-        return next - 1
+        return i
     }
 
     private func store(_ i: Int, _ r: Result<ElementDrawing, Error>) {
@@ -57,18 +73,28 @@ final class ComposeJobs: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Element `i`'s drawing, made here if no thread has started it yet. Elements are asked
-    /// for in order, so every element before `next` has been claimed.
+    /// Element `i`'s drawing: made here if no thread has started it; while another thread makes
+    /// it, this thread makes drawings nobody has started.
     func drawing(_ i: Int) throws -> ElementDrawing {
         condition.lock()
-        if results[i] == nil && next == i {
-            next += 1
+        if !claimed[i] {
+            claimed[i] = true
             condition.unlock()
             // Nobody else waits for it: handed over, not stored, so its pixels go once applied
             // (stored, every drawing the page thread made would live until the page is done).
             return try make(i)
         }
-        while results[i] == nil { condition.wait() }
+        while results[i] == nil {
+            if let j = claimLocked() {
+                condition.unlock()
+                let r = Result { try make(j) }
+                condition.lock()
+                results[j] = r
+                condition.broadcast()
+            } else {
+                condition.wait()
+            }
+        }
         let r = results[i]!
         results[i] = nil  // applied once; let its pixels go
         condition.unlock()
@@ -159,7 +185,7 @@ extension PageRenderer {
         let threads = threads ?? composeThreads
         let preview = keepDrawings && canvas.width * canvas.height <= PageRenderer.previewPixels
         let elements = page.elements.filter { !$0.hidden && $0.opacity > 0 }
-        let jobs = ComposeJobs(count: elements.count) { [self] i in
+        let jobs = ComposeJobs(count: elements.count, order: PageRenderer.workOrder(elements)) { [self] i in
             try drawing(of: elements[i], canvas: canvas, keep: preview)
         }
         jobs.start(workers: threads > 1 ? threads : 0)
@@ -172,6 +198,24 @@ extension PageRenderer {
             warnings += d.warnings
         }
         return RenderedPage(pixmap: pixmap, dpi: page.dpi * canvas.scale, warnings: warnings)
+    }
+
+    /// The order element drawings are taken in: the ones that take longest first (photos, by
+    /// their area on the page, then ink, then pictures, then text), stacking order among equals.
+    /// Only when each starts changes: every drawing is the same whatever the order.
+    static func workOrder(_ elements: [Element]) -> [Int] {
+        func rank(_ e: Element) -> Int {
+            switch e.content {
+            case .photo: return 0
+            case .ink: return 1
+            case .image: return 2
+            default: return 3
+            }
+        }
+        return elements.indices.sorted { a, b in
+            let ra = rank(elements[a]), rb = rank(elements[b])
+            return ra != rb ? ra < rb : a < b
+        }
     }
 
     /// The page pixmap with its background drawn (a copy of the kept one for a preview).

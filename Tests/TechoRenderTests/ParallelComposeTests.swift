@@ -118,3 +118,51 @@ func busyPage(_ f: RenderFixture) throws -> Page {
         #expect(try editor.render(pg, scale: 0.5).pixmap == (try f.renderer(threads: 1).render(pg, scale: 0.5)).pixmap)
     }
 }
+
+/// How the drawings of a page are shared out between threads.
+@Suite struct ComposeWorkTests {
+    /// Photos first, then ink, then pictures, then the rest, stacking order among equals: the
+    /// drawing that takes longest does not start last.
+    @Test func theLongestDrawingsAreTakenFirst() throws {
+        let f = try RenderFixture()
+        let page = try busyPage(f)
+        let order = PageRenderer.workOrder(page.elements)
+        #expect(order.sorted() == Array(page.elements.indices))
+        func kind(_ i: Int) -> String {
+            switch page.elements[i].content {
+            case .photo: return "photo"
+            case .ink: return "ink"
+            case .image: return "image"
+            default: return "other"
+            }
+        }
+        let kinds = order.map(kind)
+        let ranks = ["photo": 0, "ink": 1, "image": 2, "other": 3]
+        #expect(kinds.map { ranks[$0]! } == kinds.map { ranks[$0]! }.sorted(), "\(kinds)")
+        #expect(kinds.first == "photo" && kinds.contains("ink") && kinds.last == "other", "\(kinds)")
+        for (a, b) in zip(order, order.dropFirst()) where kind(a) == kind(b) { #expect(a < b) }
+    }
+
+    /// The page thread, waiting for a drawing a worker is making, makes the drawings nobody has
+    /// started meanwhile. Here the worker's drawing (0) can only finish once drawing 2 is made:
+    /// with a page thread that only waited, it would wait out its 10 s and fail.
+    @Test func thePageThreadWorksWhileItWaits() throws {
+        let twoMade = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var zeroSawTwo = false
+        let jobs = ComposeJobs(count: 3, order: [0, 2, 1]) { i in
+            if i == 0 {
+                started.signal()
+                zeroSawTwo = twoMade.wait(timeout: .now() + 10) == .success
+            }
+            if i == 2 { twoMade.signal() }
+            return ElementDrawing()
+        }
+        jobs.start(workers: 1)
+        defer { jobs.finish() }
+        // The worker has taken drawing 0; the page thread asks for it and is left with 2 and 1.
+        #expect(started.wait(timeout: .now() + 10) == .success)
+        for i in 0..<3 { _ = try jobs.drawing(i) }
+        #expect(zeroSawTwo, "drawing 2 was made while the page thread waited for drawing 0")
+    }
+}
