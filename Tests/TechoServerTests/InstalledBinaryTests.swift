@@ -92,7 +92,8 @@ import Testing
         kill(p.processIdentifier, SIGTERM)
         p.waitUntilExit()
         let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(p.terminationReason == .exit && p.terminationStatus == 0, "ended by \(p.terminationReason == .exit ? "exit" : "signal") \(p.terminationStatus): \(log)")
+        let how = p.terminationReason == .exit ? "exit" : "signal"
+        #expect(p.terminationReason == .exit && p.terminationStatus == 0, "ended by \(how) \(p.terminationStatus): \(log)")
         #expect(!log.contains("not found"), "\(log)")
     }
 
