@@ -66,7 +66,7 @@ extension EditorServer {
         var elements: [JSONValue] = []
         var strokes: [JSONValue] = []
         var box = Rect.null
-        var refs: [AssetRef] = []
+        var refs = Set<AssetRef>()
         for e in p.elements {
             if case .ink(let ink) = e.content {
                 for st in ink.strokes where wanted.contains(e.id) || st.id.map(wantedStrokes.contains) == true {
@@ -87,18 +87,12 @@ extension EditorServer {
             {
                 box = box.union(Rect(x: x, y: y, width: w, height: h))
             }
-            switch e.content {
-            case .image(let i): refs.append(i.asset)
-            case .photo(let ph): refs.append(ph.image.asset)
-            case .text(let t): if let f = t.fontFile { refs.append(f) }
-            case .washi(let w): if case .pattern(let a) = w.fill { refs.append(a) }
-            case .ink: break
-            }
+            refs.formUnion(e.assets)
         }
         // Each picture's bytes while they fit the budget; past it, its name alone.
         var assets: [String: JSONValue] = [:]
         var budget = EditorServer.clipboardAssetBytes
-        for ref in Set(refs).sorted() {
+        for ref in refs.sorted() {
             let url = try EditError.wrapping { try store.assetURL(ref) }
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
             if let size, size <= budget {

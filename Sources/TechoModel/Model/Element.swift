@@ -267,6 +267,17 @@ public struct Element: Hashable, Sendable {
     /// The element's kind.
     public var kind: Kind { content.kind }
 
+    /// The assets the element refers to: its picture, its tape's pattern, its font file.
+    public var assets: Set<AssetRef> {
+        switch content {
+        case .image(let i): return [i.asset]
+        case .photo(let p): return [p.image.asset]
+        case .washi(let w): if case .pattern(let a) = w.fill { return [a] } else { return [] }
+        case .text(let t): return t.fontFile.map { [$0] } ?? []
+        case .ink: return []
+        }
+    }
+
     /// The element-to-page transform (identity for ink).
     public var transform: Transform { placement.transform }
 

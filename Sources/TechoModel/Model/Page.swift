@@ -77,15 +77,7 @@ public struct Page: Hashable, Sendable {
     public var assets: Set<AssetRef> {
         var out = Set<AssetRef>()
         if let img = background.image { out.insert(img.asset) }
-        for e in elements {
-            switch e.content {
-            case .image(let i): out.insert(i.asset)
-            case .photo(let p): out.insert(p.image.asset)
-            case .washi(let w): if case .pattern(let a) = w.fill { out.insert(a) }
-            case .text(let t): if let f = t.fontFile { out.insert(f) }
-            default: break
-            }
-        }
+        for e in elements { out.formUnion(e.assets) }
         return out
     }
 
