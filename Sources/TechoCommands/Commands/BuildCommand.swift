@@ -161,7 +161,7 @@ enum BuildCommand: TechoCommand {
         // pictures are the same bytes either way (a file that changed since it was hashed fails
         // the journal's write). The page files are put in place only once the journal is
         // written; if writing it fails, no page file is written and that error is reported.
-        let renderFrom = try pictureFiles(imports, existing: existing, scratch: scratch)
+        let renderFrom = try pictureFiles(imports, scratch: scratch)
         let renderer = PageRenderer(assetURL: { ref in
             if let url = renderFrom[ref] { return url }
             guard let existing else { throw EditError(.notFound, "asset \(ref.path) is in neither the manifest nor the journal") }
@@ -195,7 +195,7 @@ enum BuildCommand: TechoCommand {
 
     /// Where the renderer reads each picture being imported before the journal holds it: its
     /// source file, or for bytes in memory (a pack's sticker) a copy in `scratch`.
-    static func pictureFiles(_ imports: [AssetImport], existing: JournalStore?, scratch: URL) throws -> [AssetRef: URL] {
+    static func pictureFiles(_ imports: [AssetImport], scratch: URL) throws -> [AssetRef: URL] {
         var files: [AssetRef: URL] = [:]
         for i in imports {
             switch i.source {
