@@ -11,6 +11,13 @@
 // that centre; a flip mirrors the group across the line through that centre (each element
 // mirrored on the page, its place mirrored too), so the group's arrangement is mirrored as
 // a whole, as Figma and tldraw flip several shapes.
+//
+// Strokes join a group beside elements (docs/editor.md, "Several at once"). A stroke has no
+// transform of its own: each gesture moves its points as the single-stroke gesture does
+// (StrokeEdits.swift), about the group's centre instead of its own. Its box in the group is its
+// drawn bounds (pen width included, what `GET …/strokes` lists and the editor frames), carried
+// by the gestures so far as an element's own box is carried by its placement. Raising and
+// lowering leave strokes in their place in their ink layer: the restack routes take elements.
 import Foundation
 import TechoGeometry
 import TechoModel
@@ -52,21 +59,73 @@ public enum GroupEdits {
         return Rect(x: -size.0 / 2, y: -size.1 / 2, width: size.0, height: size.1)
     }
 
-    /// A short name for the history step: `gesture a b c`, or `gesture 12 elements` past five.
-    public static func describe(_ verb: String, _ ids: [String]) -> String {
-        ids.count <= 5 ? "\(verb) \(ids.joined(separator: " "))" : "\(verb) \(ids.count) elements"
+    /// A short name for the history step: `gesture a b c`, or `gesture 12 elements` past five
+    /// (`gesture 12 items` when strokes are among them).
+    public static func describe(_ verb: String, _ ids: [String], strokes: [String] = []) -> String {
+        let all = ids + strokes
+        return all.count <= 5 ? "\(verb) \(all.joined(separator: " "))" : "\(verb) \(all.count) \(strokes.isEmpty ? "elements" : "items")"
     }
 
-    /// Applies `gestures` to the elements `ids` of `page` as a group (see the file's comment):
-    /// all or nothing. Ink layers and locked elements are refused as one element's gesture is.
+    /// The most stroke ids one group change takes (a marquee over a page of handwriting).
+    public static var maxStrokeIDs: Int { PageEdits.maxStrokesPerRemoval }
+
+    /// Where each stroke of `ids` is on `page`: each must be a stroke's id there (an element's id
+    /// is refused, naming it), listed once, at most `maxStrokeIDs` of them. Errors start with
+    /// `strokes:`, the body field the editor lists them in.
+    public static func strokeLocations(_ ids: [String], on page: Page) throws(EditError) -> [(element: Int, stroke: Int)] {
+        guard ids.count <= maxStrokeIDs else { throw EditError(.tooLarge, "strokes: \(ids.count) ids is over the limit of \(maxStrokeIDs)") }
+        var seen = Set<String>()
+        var out: [(element: Int, stroke: Int)] = []
+        for id in ids {
+            guard seen.insert(id).inserted else { throw EditError(.invalid, "strokes: '\(id)' is listed twice") }
+            if page.index(of: id) != nil { throw EditError(.invalid, "strokes: '\(id)' is an element, not a stroke (list it under elements)") }
+            guard let at = page.strokeLocation(id) else {
+                let all = page.strokeIDs
+                let listed = all.isEmpty ? " (the page has no strokes)" : "; strokes: " + all.prefix(20).joined(separator: ", ") + (all.count > 20 ? ", … (\(all.count) in all)" : "")
+                throw EditError(.notFound, "strokes: no stroke '\(id)' on page \(page.id)\(listed)")
+            }
+            out.append(at)
+        }
+        return out
+    }
+
+    /// The page without the elements and strokes `ids` (each either, listed once): what a
+    /// group's gesture in flight is drawn over (`render?without=ID,ID,…`).
+    public static func without(_ ids: [String], on page: inout Page) throws(EditError) {
+        var elements: [String] = [], strokes: [String] = []
+        for id in ids { if page.index(of: id) == nil && page.strokeLocation(id) != nil { strokes.append(id) } else { elements.append(id) } }
+        if !elements.isEmpty { _ = try indices(elements, on: page) }
+        _ = try strokeLocations(strokes, on: page)
+        try PageEdits.removeItems(ids, from: &page)
+    }
+
+    /// Applies `gestures` to the elements `ids` and the strokes `strokes` of `page` as a group
+    /// (see the file's comment): all or nothing. Ink layers and locked elements are refused as
+    /// one element's gesture is; a stroke of a locked layer, a `path` stroke, or a `rect` or
+    /// `ellipse` stroke turned by other than quarter turns as one stroke's gesture is.
     public static func move(
-        _ ids: [String], on page: inout Page, by gestures: [Gesture], renderer: PageRenderer,
+        _ ids: [String], strokes: [String] = [], on page: inout Page, by gestures: [Gesture], renderer: PageRenderer,
         label: (Int, Gesture) -> String = { n, _ in "gesture \(n + 1)" }
     ) throws(EditError) {
-        let idx = try indices(ids, on: page)
+        guard !ids.isEmpty || !strokes.isEmpty else { throw EditError(.invalid, "elements: expected at least one element or stroke id") }
+        let idx = ids.isEmpty ? [] : try indices(ids, on: page)
+        let at = try strokeLocations(strokes, on: page)
         for i in idx {
             guard page.elements[i].kind != .ink else { throw PageEdits.inkHasNoTransform(page.elements[i].id) }
             guard !page.elements[i].locked else { throw PageEdits.isLocked(page.elements[i].id) }
+        }
+        var lines: [Stroke] = []
+        for (sid, (i, j)) in zip(strokes, at) {
+            let layer = page.elements[i]
+            guard !layer.locked else {
+                throw EditError(.conflict, "'\(sid)': its ink layer '\(layer.id)' is locked; no gesture moves it (unlock it first: techo set --unlock, or the layers list)")
+            }
+            guard case .ink(let ink) = layer.content else { continue }
+            let s = ink.strokes[j]
+            guard s.tool != .path else {
+                throw EditError(.invalid, "'\(sid)' is a path stroke; its SVG path data is not moved by gestures (change its \"d\")")
+            }
+            lines.append(s)
         }
         var boxes: [Rect] = []
         for i in idx {
@@ -74,19 +133,73 @@ public enum GroupEdits {
                 throw EditError(.invalid, "'\(page.elements[i].id)': \(error)")
             }
         }
+        var strokeBoxes: [Rect] = []
+        for (sid, s) in zip(strokes, lines) {
+            var b: Rect
+            do { b = try renderer.strokeBounds(s) } catch { throw EditError(.invalid, "'\(sid)': \(error)") }
+            if b.isNull || !b.width.isFinite || !b.height.isFinite {
+                let c = PageEdits.strokeCenter(s)
+                b = Rect(x: c.x, y: c.y, width: 0, height: 0)
+            }
+            strokeBoxes.append(b)
+        }
         var placements = idx.map { page.elements[$0].placement }
+        // What the gestures so far did to each stroke, and how much they scaled its width.
+        var carried = [Transform](repeating: .identity, count: lines.count)
+        var widthScale = [Double](repeating: 1, count: lines.count)
         for (n, g) in gestures.enumerated() {
             // The group's centre now (the gestures before this one moved it).
             var union = Rect.null
             for (b, p) in zip(boxes, placements) { union = union.union(b.applying(p.transform)) }
-            let c = union.isNull ? placements[0].center : union.center
+            for (b, t) in zip(strokeBoxes, carried) { union = union.union(b.applying(t)) }
+            let c = union.isNull ? (placements.first?.center ?? .zero) : union.center
             do {
                 for k in placements.indices { placements[k] = try apply(g, to: placements[k], groupCentre: c) }
+                if !lines.isEmpty {
+                    let (t, ws) = try strokeTransform(g, groupCentre: c)
+                    for (k, s) in lines.enumerated() {
+                        if case .rotate(let d, _) = g, s.tool == .rect || s.tool == .ellipse, d.truncatingRemainder(dividingBy: 90) != 0 {
+                            throw ValueError("'\(strokes[k])': a \(s.tool.rawValue) stroke stays a box: it turns by quarter turns only, not \(d)°")
+                        }
+                        carried[k] = carried[k].concatenating(t)
+                        widthScale[k] *= ws
+                    }
+                }
             } catch {
                 throw EditError(.invalid, "\(label(n, g)): refused, nothing changed: \(error)")
             }
         }
         for (k, i) in idx.enumerated() { page.elements[i].placement = placements[k] }
+        for (k, (i, j)) in at.enumerated() {
+            guard case .ink(var ink) = page.elements[i].content else { continue }
+            do { ink.strokes[j] = try PageEdits.transformed(lines[k], by: carried[k], widthScale: widthScale[k]) } catch {
+                throw EditError(.invalid, "'\(strokes[k])': refused, nothing changed: \(error)")
+            }
+            page.elements[i].content = .ink(ink)
+        }
+    }
+
+    /// What gesture `g` does to the points of a stroke in a group centred at `c` (the page
+    /// matrix an element's placement gets, about `c` where the gesture names no point), and the
+    /// factor it scales the pen's width by.
+    static func strokeTransform(_ g: Gesture, groupCentre c: Point) throws -> (Transform, Double) {
+        switch g {
+        case .pan(let dx, let dy):
+            guard dx.isFinite, dy.isFinite else { throw ValueError("pan (\(dx), \(dy)) is not finite") }
+            return (.translation(dx, dy), 1)
+        case .pinch(let k, let around):
+            guard k.isFinite, k > 0 else { throw ValueError("pinch scale \(k) must be a finite number > 0") }
+            guard around?.isFinite ?? true else { throw ValueError("pinch point is not finite") }
+            return (g.pageMatrix(center: c) ?? .identity, k)
+        case .rotate(let d, let around):
+            guard d.isFinite else { throw ValueError("rotation \(d)° is not finite") }
+            guard around?.isFinite ?? true else { throw ValueError("rotation point is not finite") }
+            return (g.pageMatrix(center: c) ?? .identity, 1)
+        case .doubleTap: return (g.pageMatrix(center: c) ?? .identity, 1)
+        case .flip(let axis):
+            let m: Transform = axis == .h ? .scale(-1, 1) : .scale(1, -1)
+            return (Transform.translation(-c.x, -c.y).concatenating(m).concatenating(.translation(c.x, c.y)), 1)
+        }
     }
 
     /// One gesture on one member of a group whose box is centred at `c`.
@@ -136,9 +249,13 @@ public enum GroupEdits {
         page.elements = order.map { page.elements[$0] }
     }
 
-    /// Removes the elements `ids` from the page.
-    public static func remove(_ ids: [String], from page: inout Page) throws(EditError) {
-        let chosen = Set(try indices(ids, on: page))
+    /// Removes the elements `ids` and the strokes `strokes` from the page (an ink layer whose
+    /// last stroke goes stays, empty).
+    public static func remove(_ ids: [String], strokes: [String] = [], from page: inout Page) throws(EditError) {
+        guard !ids.isEmpty || !strokes.isEmpty else { throw EditError(.invalid, "elements: expected at least one element or stroke id") }
+        let chosen = Set(ids.isEmpty ? [] : try indices(ids, on: page))
+        _ = try strokeLocations(strokes, on: page)
+        if !strokes.isEmpty { try PageEdits.removeItems(strokes, from: &page) }
         page.elements = page.elements.indices.filter { !chosen.contains($0) }.map { page.elements[$0] }
     }
 }

@@ -134,6 +134,13 @@ extension PageEdits {
             let m: Transform = axis == .h ? .scale(-1, 1) : .scale(1, -1)
             t = Transform.translation(-c.x, -c.y).concatenating(m).concatenating(.translation(c.x, c.y))
         }
+        return try transformed(s, by: t, widthScale: widthScale)
+    }
+
+    /// `s` with its points (or ends) mapped by `t` and its pen width (and dashes) scaled by
+    /// `widthScale`, or a `ValueError` when the result is not a valid stroke. One stroke's
+    /// gesture and a group's (GroupEdits) both end here.
+    static func transformed(_ s: Stroke, by t: Transform, widthScale: Double) throws -> Stroke {
         var out = s
         out.points = s.points.map { p in
             let q = t.apply(p.point)

@@ -48,12 +48,15 @@ extension EditorServer {
         let (ctx, root) = try body(request)
         var eid: String?
         var group: [String]?
+        var strokes: [String]?
         var gestures: [Gesture] = []
         if let o = root.object() {
-            // One element (`element`), or several moved as a group (`elements`), not both.
-            if o.has("elements") {
-                if o.has("element") { root.report("give \"element\" or \"elements\", not both") }
-                group = elementIDs(o.required("elements"))
+            // One element (`element`), or several moved as a group (`elements` and `strokes`),
+            // not both.
+            if o.has("elements") || o.has("strokes") {
+                if o.has("element") { root.report("give \"element\" or \"elements\" and \"strokes\", not both") }
+                group = o.has("elements") ? elementIDs(o.required("elements")) : []
+                strokes = o.has("strokes") ? strokeIDs(o.required("strokes")) : []
             } else {
                 eid = o.required("element")?.string()
             }
@@ -62,13 +65,33 @@ extension EditorServer {
         }
         try ctx.throwIfProblems()
         let label: (Int, Gesture) -> String = { n, _ in "events[\(n)]" }
-        if let group {
-            return try editPage(id, GroupEdits.describe("gesture", group)) { p in
-                try GroupEdits.move(group, on: &p, by: gestures, renderer: renderer, label: label)
+        if let group, let strokes {
+            return try editPage(id, GroupEdits.describe("gesture", group, strokes: strokes)) { p in
+                try GroupEdits.move(group, strokes: strokes, on: &p, by: gestures, renderer: renderer, label: label)
             }
         }
         guard let eid else { throw EditError(.invalid, "request body: missing element") }
         return try editPage(id, "gesture \(eid)") { p in try PageEdits.move(eid, on: &p, by: gestures, label: label) }
+    }
+
+    /// A body's list of stroke ids (`strokes`): strings, at most `GroupEdits.maxStrokeIDs`,
+    /// each listed once; an empty list is refused. Unknown ids are the edit's to report.
+    func strokeIDs(_ node: JSONNode?) -> [String]? {
+        guard let node else { return nil }
+        if case .array(let items) = node.value, items.count > GroupEdits.maxStrokeIDs {
+            node.report("\(items.count) ids is over the limit of \(GroupEdits.maxStrokeIDs)")
+            return nil
+        }
+        guard let items = node.array() else { return nil }
+        if items.isEmpty { node.report("expected at least one stroke id (leave strokes out for none)") }
+        var seen = Set<String>()
+        var ids: [String] = []
+        for item in items {
+            guard let s = item.string() else { continue }
+            if !seen.insert(s).inserted { item.report("'\(s.prefix(64))' is listed twice") }
+            ids.append(s)
+        }
+        return ids
     }
 
     /// A body's list of element ids (`elements`): strings, at most `GroupEdits.maxIDs` of them,
@@ -115,17 +138,24 @@ extension EditorServer {
         }
     }
 
-    /// Removes several elements (`elements`): one history step.
+    /// Removes several elements (`elements`) and strokes (`strokes`): one history step.
     func removeGroup(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let (ctx, root) = try body(request)
         var ids: [String]?
+        var strokes: [String]?
         if let o = root.object() {
-            ids = elementIDs(o.required("elements"))
+            if o.has("strokes") {
+                strokes = strokeIDs(o.required("strokes"))
+                ids = o.has("elements") ? elementIDs(o.required("elements")) : []
+            } else {
+                ids = elementIDs(o.required("elements"))
+                strokes = []
+            }
             o.finish()
         }
         try ctx.throwIfProblems()
-        guard let ids else { throw EditError(.invalid, "request body: missing elements") }
-        return try editPage(id, GroupEdits.describe("rm", ids)) { p in try GroupEdits.remove(ids, from: &p) }
+        guard let ids, let strokes else { throw EditError(.invalid, "request body: missing elements") }
+        return try editPage(id, GroupEdits.describe("rm", ids, strokes: strokes)) { p in try GroupEdits.remove(ids, strokes: strokes, from: &p) }
     }
 
     func draw(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {

@@ -191,12 +191,11 @@ extension EditorServer {
             p.size = PageSize(width: size.width, height: grown)
         }
         if !without.isEmpty && layer.isEmpty && without.contains(",") {
-            // A group in flight (`without=ID,ID,…`): the page without any of them.
+            // A group in flight (`without=ID,ID,…`): the page without any of them, elements
+            // and strokes alike.
             let ids = without.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            do { _ = try GroupEdits.indices(ids, on: p) } catch { throw EditError(error.kind, "without: \(error.message)") }
             let size = try renderer.resolvedSize(of: p)
-            let gone = Set(ids)
-            p.elements.removeAll { gone.contains($0.id) }
+            do { try GroupEdits.without(ids, on: &p) } catch { throw EditError(error.kind, "without: \(error.message)") }
             p.size = PageSize(width: size.width, height: size.height)
         } else if !without.isEmpty {
             guard let i = p.index(of: without) else { throw EditError(.notFound, "without: no element '\(without)' on page \(id)") }

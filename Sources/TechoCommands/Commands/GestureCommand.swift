@@ -1,5 +1,6 @@
 // techo gesture: move a sticker the way a phone app does. All gestures of one command, or a
-// whole recorded stream, are one undo step. Several ids move as a group (GroupEdits).
+// whole recorded stream, are one undo step. Several ids (elements and strokes) move as a group
+// (GroupEdits).
 import Foundation
 import TechoEditing
 import TechoGeometry
@@ -23,10 +24,11 @@ enum GestureCommand: TechoCommand {
         singular or not finite is refused and nothing changes.
         A stroke id (see 'techo show --json') moves that stroke's points: pinch scales its width
         too; a path stroke is not moved, a rect or ellipse turns by quarter turns only.
-        Several element ids move together as one group, one undo step: each gesture applies to
-        every one of them; without --around, pinch and rotate act about the centre of the
-        group's box (the union of the elements' boxes), --double-tap turns the group +90° about
-        it, and --flip mirrors the group across that centre (each element mirrored on the page).
+        Several ids (elements and strokes, mixed) move together as one group, one undo step:
+        each gesture applies to every one of them; without --around, pinch and rotate act about
+        the centre of the group's box (the union of the elements' boxes and the strokes' drawn
+        bounds), --double-tap turns the group +90° about it, and --flip mirrors the group across
+        that centre (each element mirrored on the page, each stroke's points mirrored).
         """
     static let options = [
         OptionSpec("pan", value: "DX,DY", help: "move by (dx, dy) page pixels"),
@@ -78,7 +80,8 @@ enum GestureCommand: TechoCommand {
         }
     }
 
-    /// Several ids: one group gesture (GroupEdits.move), one undo step. Strokes are not grouped.
+    /// Several ids: one group gesture (GroupEdits.move), one undo step. Element and stroke ids
+    /// may be mixed: the strokes' points move with the elements, about the group's box.
     static func runGroup(_ args: ParsedArguments, ids: [Arg], page pageArg: Arg, store: JournalStore, io: CommandIO) throws {
         var replay: [Gesture]?
         if let r = args.arg("replay") {
@@ -90,17 +93,17 @@ enum GestureCommand: TechoCommand {
         let texts = ids.map(\.text)
         try JournalAccess.editPage(pageArg, of: store, description: GroupEdits.describe("gesture", texts)) { page in
             var seen = Set<String>()
+            var elements: [String] = [], strokes: [String] = []
             for id in ids {
                 if !seen.insert(id.text).inserted { throw id.blame(EditError(.invalid, "'\(id.text)' is listed twice")) }
-                if try JournalAccess.isStroke(id, on: page) {
-                    throw id.blame(EditError(.invalid, "'\(id.text)' is a stroke; several ids move elements only (move a stroke on its own)"))
-                }
+                if try JournalAccess.isStroke(id, on: page) { strokes.append(id.text) } else { elements.append(id.text) }
             }
             let gestures = try replay ?? typedGestures(args, dpi: page.dpi)
             let file = args.value("replay")?.text
             let label: (Int, Gesture) -> String = { n, g in file.map { "\($0): gesture \(n + 1)" } ?? "--\(optionName(g))" }
             do {
-                try GroupEdits.move(texts, on: &page, by: gestures, renderer: PageRenderer(assetURL: store.assetURL), label: label)
+                try GroupEdits.move(
+                    elements, strokes: strokes, on: &page, by: gestures, renderer: PageRenderer(assetURL: store.assetURL), label: label)
             } catch let e as EditError where e.message.hasPrefix("'") {
                 let culprit = ids.first { e.message.hasPrefix("'\($0.text)'") } ?? ids[0]
                 throw culprit.blame(e)
