@@ -36,10 +36,13 @@ final class ImageCache: @unchecked Sendable {
     let assetURL: (AssetRef) throws -> URL
     /// Bytes of pixels kept. Default 512 MiB.
     let budget: Int
+    /// Told of each asset whose file was decoded without an error, with its format. Default nil.
+    let decoded: ((AssetRef, ImageFormat) -> Void)?
 
-    init(assetURL: @escaping (AssetRef) throws -> URL, budget: Int = 512 << 20) {
+    init(assetURL: @escaping (AssetRef) throws -> URL, budget: Int = 512 << 20, decoded: ((AssetRef, ImageFormat) -> Void)? = nil) {
         self.assetURL = assetURL
         self.budget = budget
+        self.decoded = decoded
     }
 
     /// The asset decoded at a size of at least `needed` device pixels (width, height) of its
@@ -175,11 +178,12 @@ final class ImageCache: @unchecked Sendable {
             ? nil
             : (width: Int((natural.0 / Double(denominator)).rounded(.up)), height: Int((natural.1 / Double(denominator)).rounded(.up)))
         do {
-            let decoded = try ImageDecoder.decode(contentsOf: url.path, minimumSize: minimum)
+            let image = try ImageDecoder.decode(contentsOf: url.path, minimumSize: minimum)
+            decoded?(asset, image.info.format)
             // PNG has no reduced decode: box-average it once here, as the DCT does for JPEG,
             // instead of on every draw.
-            let reduction = denominator / decoded.scaleDenominator
-            return reduction > 1 ? decoded.pixels.downsampled(by: reduction) : decoded.pixels
+            let reduction = denominator / image.scaleDenominator
+            return reduction > 1 ? image.pixels.downsampled(by: reduction) : image.pixels
         } catch let e as ImageError {
             // Name the asset as the journal does, not by the machine's absolute path.
             throw failure(asset, e)

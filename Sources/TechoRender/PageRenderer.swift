@@ -37,11 +37,17 @@ public final class PageRenderer: @unchecked Sendable {
 
     /// A renderer that finds each asset's file with `assetURL` (usually `JournalStore.assetURL`)
     /// and composes each page on `composeThreads` threads (at least 1).
+    ///
+    /// - Parameter decoded: told, on the decoding thread, of each asset whose file a render
+    ///   decoded without an error (`ImageDecoder.decode(contentsOf:)`: a JPEG's every scanline
+    ///   and a PNG's every row and chunk to IEND, at whatever scale), with the format its bytes
+    ///   are. `techo build` lets that decode stand for the picture's check. Default nil.
     public init(
         assetURL: @escaping (AssetRef) throws -> URL,
-        composeThreads: Int = Cores.available
+        composeThreads: Int = Cores.available,
+        decoded: ((AssetRef, ImageFormat) -> Void)? = nil
     ) {
-        images = ImageCache(assetURL: assetURL)
+        images = ImageCache(assetURL: assetURL, decoded: decoded)
         self.composeThreads = max(1, composeThreads)
     }
 

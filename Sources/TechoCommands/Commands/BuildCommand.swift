@@ -3,6 +3,7 @@
 import Foundation
 import TechoCodecs
 import TechoEditing
+import TechoExport
 import TechoModel
 import TechoRender
 import TechoText
@@ -52,32 +53,52 @@ enum BuildCommand: TechoCommand {
         let started = Int64(Date().timeIntervalSince1970 * 1e9)
 
         // Each source file is read once: hashed by the manifest reader, then probed (and its GPS
-        // data removed) here from the same bytes. A file the journal's source index vouches for
-        // (same size, mtime, inode and device as when it was hashed) is not read at all.
+        // data removed) here from the same bytes, and written from them into `staging`, beside
+        // the journal, from where the journal's write links it into the bundle. A file the
+        // journal's source index vouches for (same size, mtime, inode and device as when it was
+        // hashed) is not read at all.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("techo-build-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         defer { try? FileManager.default.removeItem(at: scratch) }
+        // Nil where no folder can be made beside the journal: the journal's write then copies
+        // from the source files (hashing again one that changed since it was read).
+        let staging = AssetStaging(beside: journalURL)
+        defer { staging?.remove() }
         var cleaned: [String: (ref: AssetRef, file: URL)] = [:]
         let index = existing?.sourceIndex() ?? SourceIndex()
         // Each picture's header is read as the manifest is; its whole stream is checked by
-        // `probes` on the other cores meanwhile (and while the pages are drawn). The journal is
-        // written only once every check passed. Should one fail, the manifest is read again
-        // checking each picture in turn, which reports the failure with its JSON path as before.
+        // `probes` on the other cores meanwhile (and while the pages are drawn), or, for a JPEG
+        // or PNG the pages will draw, by the render's decode of it. The journal is written only
+        // once every check passed. Should one fail, the manifest is read again checking each
+        // picture in turn, which reports the failure with its JSON path as before.
         let batch = ProbeBatch()
         // No check may still be running inside a C library when this returns or throws.
-        defer { _ = batch.wait() }
+        defer {
+            batch.renderEnded()
+            _ = batch.wait()
+        }
         var probes: ProbeBatch? = batch
+        let rendersPixels = staging != nil && !args.has("no-export") && drawsPixels(args)
+        // Pictures whose check waits for the render's decode, by source path, until hashed.
+        var leftToRender: Set<String> = []
         let env = ManifestEnvironment(
             imageSizeOfBytes: { url, bytes in
                 let info: ImageInfo
                 if let probes {
                     info = try ImageDecoder.info(of: bytes, name: url.path)
-                    probes.check(bytes, name: url.path)
+                    let gps = !keepGPS && ImageMetadata.containsGPS(bytes, format: info.format)
+                    // A picture stored as read, that the render decodes whole (JPEG, PNG): its
+                    // decode is its check. A GPS-cleaned copy is not the file the check reads.
+                    if rendersPixels && !gps && (info.format == .jpeg || info.format == .png) {
+                        leftToRender.insert(url.path)
+                    } else {
+                        probes.check(bytes, name: url.path)
+                    }
                 } else {
                     info = try ImageProbe.check(bytes, name: url.path)
                 }
                 if !keepGPS && ImageMetadata.containsGPS(bytes, format: info.format) {
                     let clean = try ImageMetadata.removingGPS(bytes, format: info.format, file: url.path)
-                    cleaned[url.path] = try stageClean(clean, ext: info.format.fileExtension, scratch: scratch)
+                    cleaned[url.path] = try stageClean(clean, ext: info.format.fileExtension, staging: staging, scratch: scratch)
                 }
                 return (Double(info.naturalWidth), Double(info.naturalHeight))
             },
@@ -88,6 +109,13 @@ enum BuildCommand: TechoCommand {
             })
         var environment = env
         environment.fontFileExtension = { url, bytes in try FontFileProbe.check(bytes, name: url.path) }
+        environment.hashed = { url, ref, bytes in
+            guard probes != nil, let staging else { return }
+            let deferred = leftToRender.remove(url.path) != nil
+            guard cleaned[url.path] == nil else { return }
+            let file = try staging.stage(bytes, as: ref)
+            if deferred { batch.deferCheck(ref, file: file, name: url.path) }
+        }
         environment.sticker = { name in
             let p = try StickerPacks.prepare(try StickerRef(parsing: name, what: "sticker"))
             return (p.asset, p.naturalWidth, p.naturalHeight)
@@ -95,6 +123,7 @@ enum BuildCommand: TechoCommand {
         /// Waits for the pictures' checks; when one failed, throws what reading the manifest
         /// again, each picture checked in turn, reports.
         func checked() throws {
+            batch.renderEnded()
             guard probes != nil, !batch.wait() else { return }
             probes = nil
             cleaned = [:]
@@ -107,6 +136,9 @@ enum BuildCommand: TechoCommand {
             try checked()
             throw error
         }
+        // A picture measured from bytes read again (its record vouched for the file, not its
+        // size) was not staged: it is checked as before.
+        for path in leftToRender { batch.check(file: URL(fileURLWithPath: path), name: path) }
         do {
             let oldPages = try existing?.read().pages
             for (i, page) in build.pages.enumerated() {
@@ -130,8 +162,15 @@ enum BuildCommand: TechoCommand {
             r.keptGPS = keepGPS
             sources.record(path, r, hashedAt: started)
         }
-        // Assets already in the journal are neither copied nor read again.
-        let imports = build.imports.filter { !build.known.contains($0.ref) && existing?.hasAsset($0.ref) != true }
+        // Assets already in the journal are neither copied nor read again; the others are
+        // linked in from their staged copies.
+        var imports = build.imports.filter { !build.known.contains($0.ref) && existing?.hasAsset($0.ref) != true }
+        if let staging {
+            imports = try imports.map { i in
+                if case .bytes(let bytes) = i.source { return AssetImport(ref: i.ref, source: .staged(try staging.stage(bytes, as: i.ref))) }
+                return staging.file(i.ref).map { AssetImport(ref: i.ref, source: .staged($0)) } ?? i
+            }
+        }
 
         /// Writes the journal: a new one, or the existing one changed in one step.
         func write() throws -> JournalStore {
@@ -156,17 +195,23 @@ enum BuildCommand: TechoCommand {
             io.out("\(journalURL.path)\n")
             return
         }
-        // The pages are drawn from the files the manifest named while the journal is written on
-        // another thread (its copies, syncs and renames are the disk's time, not the cores'): the
-        // pictures are the same bytes either way (a file that changed since it was hashed fails
-        // the journal's write). The page files are put in place only once the journal is
-        // written; if writing it fails, no page file is written and that error is reported.
+        // The pages are drawn from the staged copies (without a staging folder, from the files
+        // the manifest named) while the journal is written on another thread (its syncs, links
+        // and renames are the disk's time, not the cores'): the pictures are the same bytes
+        // either way (without staging, a file that changed since it was hashed fails the
+        // journal's write). The page files are put in place only once the journal is written;
+        // if writing it fails, no page file is written and that error is reported.
         let renderFrom = try pictureFiles(imports, scratch: scratch)
-        let renderer = PageRenderer(assetURL: { ref in
-            if let url = renderFrom[ref] { return url }
-            guard let existing else { throw EditError(.notFound, "asset \(ref.path) is in neither the manifest nor the journal") }
-            return try existing.assetURL(ref)
-        })
+        let renderer = PageRenderer(
+            assetURL: { ref in
+                if let url = renderFrom[ref] { return url }
+                guard let existing else { throw EditError(.notFound, "asset \(ref.path) is in neither the manifest nor the journal") }
+                return try existing.assetURL(ref)
+            },
+            decoded: { ref, format in
+                // Every scanline or row, through the probe's own decoder session: its check.
+                if format == .jpeg || format == .png { batch.decoded(ref) }
+            })
         let sourcesToSave = sources
         let writing = OnAnotherThread { () throws -> JournalStore? in
             guard batch.wait() else { return nil }
@@ -181,10 +226,13 @@ enum BuildCommand: TechoCommand {
                 defaultFolder: folder.appendingPathComponent(name + "-pages"),
                 renderer: renderer, io: io,
                 beforeCommit: {
+                    // Every page is drawn: a picture not decoded whole is checked now.
+                    batch.renderEnded()
                     // Nothing is put in place unless the journal was written.
                     guard try writing.result().get() != nil else { throw EditError(.invalid, "a picture failed its check") }
                 })
         }
+        batch.renderEnded()
         // A picture's failed check comes first, then the journal's write, then the pages'.
         guard try writing.result().get() != nil else {
             try checked()
@@ -194,12 +242,13 @@ enum BuildCommand: TechoCommand {
     }
 
     /// Where the renderer reads each picture being imported before the journal holds it: its
-    /// source file, or for bytes in memory (a pack's sticker) a copy in `scratch`.
+    /// staged copy, its source file, or for bytes in memory (a pack's sticker) a copy in
+    /// `scratch`.
     static func pictureFiles(_ imports: [AssetImport], scratch: URL) throws -> [AssetRef: URL] {
         var files: [AssetRef: URL] = [:]
         for i in imports {
             switch i.source {
-            case .file(let url, _): files[i.ref] = url
+            case .file(let url, _), .staged(let url): files[i.ref] = url
             case .bytes(let bytes):
                 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
                 let file = scratch.appendingPathComponent("import-" + i.ref.sha256 + "." + i.ref.ext)
@@ -210,9 +259,11 @@ enum BuildCommand: TechoCommand {
         return files
     }
 
-    /// Writes GPS-free JPEG, HEIF or AVIF bytes to the scratch folder, named by their hash.
-    static func stageClean(_ clean: [UInt8], ext: String, scratch: URL) throws -> (ref: AssetRef, file: URL) {
+    /// Writes GPS-free JPEG, HEIF or AVIF bytes to the staging folder (else the scratch
+    /// folder), named by their hash.
+    static func stageClean(_ clean: [UInt8], ext: String, staging: AssetStaging?, scratch: URL) throws -> (ref: AssetRef, file: URL) {
         let ref = try AssetRef(sha256: SHA256.hex(clean), ext: ext)
+        if let staging { return (ref, try staging.stage(clean, as: ref)) }
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let file = scratch.appendingPathComponent(ref.sha256 + "." + ref.ext)
         try Data(clean).write(to: file)
@@ -240,6 +291,16 @@ enum BuildCommand: TechoCommand {
         }
         build.assets = assets
         build.pages = build.pages.map { $0.replacingAssets(map) }
+    }
+}
+
+extension BuildCommand {
+    /// Whether the build's export draws its pages into pixels (PNG or JPEG, as `--format` or
+    /// `-o`'s extension says): then the render decodes every picture it draws. A PDF may carry a
+    /// JPEG as its own bytes, never decoded.
+    static func drawsPixels(_ args: ParsedArguments) -> Bool {
+        if let f = args.value("format") { return f.text.lowercased() != "pdf" }
+        return args.value("output").flatMap { ExportFormat.implied(by: $0.text) } != .pdf
     }
 }
 

@@ -23,6 +23,11 @@ public struct ManifestEnvironment {
     /// Finds a sticker by its `PACK/NAME` (an image's `"sticker"`): its bytes ready to import
     /// and its natural size. Default nil: a manifest may name no sticker.
     public var sticker: ((String) throws -> (asset: AssetImport, width: Double, height: Double))?
+    /// Called with the bytes of each image or font file the manifest reader read and hashed,
+    /// once they were measured (an image) or checked (a font), with the asset they are: a build
+    /// stages them beside the journal (`AssetStaging`), so the file is not read again. What it
+    /// throws is reported at the file's JSON path. Default nil.
+    public var hashed: ((URL, AssetRef, [UInt8]) throws -> Void)?
     /// Limits. Default `.default`.
     public var limits: ModelLimits
     /// Largest source file a manifest may name, bytes. Default 256 MiB.

@@ -54,7 +54,12 @@ final class ManifestSources {
             return known.asset
         }
         do {
-            guard let (bytes, seen) = try FileIO.readFileAndFingerprint(url, name: src, limit: environment.maxFileBytes, followSymlinks: true) else {
+            // The copy into the journal is made from these bytes: a file written to while they
+            // were read is refused, not imported torn.
+            guard
+                let (bytes, seen) = try FileIO.readFileAndFingerprint(
+                    url, name: src, limit: environment.maxFileBytes, followSymlinks: true, unchanged: true)
+            else {
                 node.report("\"\(src)\": no such file")
                 return nil
             }
@@ -84,11 +89,15 @@ final class ManifestSources {
         do { url = try SafePath.resolve(src, in: base) } catch { node.report("\(error)"); return nil }
         if let hit = table.byPath[url.path] { return hit.asset }
         do {
-            guard let (bytes, seen) = try FileIO.readFileAndFingerprint(url, name: src, limit: environment.maxFileBytes, followSymlinks: true) else {
+            guard
+                let (bytes, seen) = try FileIO.readFileAndFingerprint(
+                    url, name: src, limit: environment.maxFileBytes, followSymlinks: true, unchanged: true)
+            else {
                 node.report("\"\(src)\": no such file")
                 return nil
             }
             let asset = try AssetRef(sha256: SHA256.hex(bytes), ext: try probe(url, bytes))
+            try environment.hashed?(url, asset, bytes)
             table.byPath[url.path] = (asset, nil)
             table.files[asset] = url
             table.fingerprints[asset] = seen
@@ -126,8 +135,11 @@ final class ManifestSources {
         if let s = table.byPath[key]?.size { return (asset, s) }
         do {
             let bytes: [UInt8]
+            // Only the bytes `file` hashed are the asset's (a file read again here may differ).
+            var hashed = false
             if let last = table.lastRead, last.path == key {
                 bytes = last.bytes
+                hashed = true
             } else {
                 guard let (b, _) = try FileIO.readFileAndFingerprint(url, name: src, limit: environment.maxFileBytes, followSymlinks: true) else {
                     node.report("\"\(src)\": no such file")
@@ -141,6 +153,7 @@ final class ManifestSources {
                 node.report("\"\(src)\" has no pixels (\(s.width)x\(s.height))")
                 return nil
             }
+            if hashed { try environment.hashed?(url, asset, bytes) }
             table.byPath[key] = (asset, (s.width, s.height))
             table.records[key]?.naturalSize = (s.width, s.height)
             return (asset, (s.width, s.height))

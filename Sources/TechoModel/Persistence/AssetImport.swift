@@ -12,6 +12,10 @@ public struct AssetImport: Sendable {
         /// asset is not in the bundle yet; if its fingerprint changed since (or is nil), it is
         /// hashed again and refused when its content changed ("changed while being imported").
         case file(URL, SourceFingerprint?)
+        /// In a file this command wrote itself from the bytes it hashed (`AssetStaging`), in a
+        /// folder beside the journal: linked into the bundle once its data is synced, never read
+        /// again (copied only when the bundle is on another file system).
+        case staged(URL)
     }
 
     /// The asset's reference (its SHA-256 and extension).

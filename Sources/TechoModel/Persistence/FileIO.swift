@@ -31,18 +31,27 @@ enum FileIO {
     }
 
     /// `readFile`, with the fingerprint of the file that was read (from the open descriptor).
+    /// With `unchanged`, a file whose fingerprint differs after the read from before it is
+    /// refused ("changed while being read"): the bytes may mix two versions.
     static func readFileAndFingerprint(
         _ url: URL, name: String, limit: Int = 1 << 30,
-        followSymlinks: Bool = false
+        followSymlinks: Bool = false, unchanged: Bool = false
     ) throws -> (bytes: [UInt8], fingerprint: SourceFingerprint)? {
-        try readFileAndStat(url, name: name, limit: limit, followSymlinks: followSymlinks).map { ($0.bytes, SourceFingerprint($0.stat)) }
+        try readFileAndStat(url, name: name, limit: limit, followSymlinks: followSymlinks, unchanged: unchanged).map {
+            ($0.bytes, SourceFingerprint($0.stat))
+        }
     }
 
+    /// Called by `readFileAndStat(unchanged: true)` between the read and the second `fstat`,
+    /// with the open descriptor and the name; tests change a file there. Default none.
+    static let afterSourceRead = SourceReadHook()
+
     /// `readFile`, with the `stat` of the file that was read (from the open descriptor, before
-    /// reading).
+    /// reading). With `unchanged`, the file is `fstat`ed again after the read and refused when
+    /// its size, modification time, inode or device moved.
     static func readFileAndStat(
         _ url: URL, name: String, limit: Int = 1 << 30,
-        followSymlinks: Bool = false
+        followSymlinks: Bool = false, unchanged: Bool = false
     ) throws -> (bytes: [UInt8], stat: stat)? {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followSymlinks ? 0 : O_NOFOLLOW))
         if fd < 0 {
@@ -63,7 +72,53 @@ enum FileIO {
             if n == 0 { out.removeSubrange(done...); break }
             done += n
         }
+        if unchanged {
+            afterSourceRead.call(fd, name)
+            var after = stat()
+            guard fstat(fd, &after) == 0 else { throw StorageError.errno(name, "cannot stat") }
+            // A write during the read moves the modification time (or the size); the bytes
+            // read may then hold parts of two versions.
+            guard SourceFingerprint(after) == SourceFingerprint(st), out.count == Int(st.st_size) else {
+                throw StorageError(path: name, message: "changed while being read")
+            }
+        }
         return (out, st)
+    }
+
+    /// Puts the content of `staged` (a file this process wrote, in a folder on the same file
+    /// system) at `url` as `writeAtomically` puts bytes there, without reading it: its data
+    /// synced (when `durable`), a hard link to it made beside `url` under a temp name, renamed
+    /// into place, the folder synced. `staged` itself stays (a page being drawn may still read
+    /// it). `hook` sees `.tempWritten` before the rename and `.renamed` after. Where no link can
+    /// be made (another file system) the file is copied instead.
+    static func linkIntoPlace(_ staged: URL, to url: URL, name: String, hook: FaultHook?, durable: Bool = true) throws {
+        let fd = open(staged.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { throw StorageError.errno(name, "cannot open its staged copy") }
+        do {
+            defer { close(fd) }
+            var st = stat()
+            guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { throw StorageError(path: name, message: "its staged copy is not a regular file") }
+            if durable { guard fsync(fd) == 0 else { throw StorageError.errno(name, "cannot sync") } }
+        }
+        let temp = url.deletingLastPathComponent()
+            .appendingPathComponent("\(tempPrefix)\(url.lastPathComponent)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        guard link(staged.path, temp.path) == 0 else {
+            guard [EXDEV, EPERM, EMLINK, ENOTSUP].contains(errno), let bytes = try readFile(staged, name: name) else {
+                throw StorageError.errno(name, "cannot link into place")
+            }
+            try writeAtomically(bytes, to: url, name: name, hook: hook, durable: durable)
+            return
+        }
+        var ok = false
+        defer { if !ok { unlink(temp.path) } }
+        if let hook {
+            // A simulated crash leaves the temp link behind, as a real one would.
+            do { try hook(.tempWritten, name) } catch { ok = true; throw error }
+        }
+        guard rename(temp.path, url.path) == 0 else { throw StorageError.errno(name, "cannot rename into place") }
+        ok = true
+        if durable { try syncDirectory(url.deletingLastPathComponent(), name: name) }
+        try hook?(.renamed, name)
     }
 
     /// Writes `bytes` to `url` atomically, and durably when `durable`: the data is synced before
@@ -324,6 +379,26 @@ enum FileIO {
     /// Names in a folder (empty when it does not exist).
     static func list(_ url: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    }
+}
+
+/// A test's hook into source reads (`FileIO.afterSourceRead`), set and called under a lock.
+final class SourceReadHook: @unchecked Sendable {
+    private let lock = NSLock()
+    private var hook: ((Int32, String) -> Void)?
+
+    /// Sets (or with nil, clears) the hook.
+    func set(_ hook: ((Int32, String) -> Void)?) {
+        lock.lock()
+        self.hook = hook
+        lock.unlock()
+    }
+
+    func call(_ fd: Int32, _ name: String) {
+        lock.lock()
+        let h = hook
+        lock.unlock()
+        h?(fd, name)
     }
 }
 

@@ -540,6 +540,10 @@ public final class JournalStore {
             }
             if now != seen && SHA256.hex(b) != a.ref.sha256 { throw StorageError(path: source.path, message: "changed while being imported") }
             bytes = b
+        case .staged(let staged):
+            try FileIO.makeDirectory(file("assets"), name: "assets")
+            try FileIO.linkIntoPlace(staged, to: dest, name: a.ref.path, hook: faultHook, durable: durable)
+            return true
         }
         try FileIO.makeDirectory(file("assets"), name: "assets")
         try FileIO.writeAtomically(bytes, to: dest, name: a.ref.path, hook: faultHook, durable: durable)
