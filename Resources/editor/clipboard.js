@@ -80,7 +80,8 @@ export class Clipboard {
   selected() {
     const editor = this.editor;
     const elements = editor.state.selectedIds().filter((id) => editor.state.elementById(id));
-    const strokes = editor.strokes.id ? [editor.strokes.id] : [];
+    // A group's strokes, or the one stroke picked alone.
+    const strokes = editor.strokes.id ? [editor.strokes.id] : editor.state.selectedStrokes.slice();
     return elements.length || strokes.length ? { elements, strokes } : null;
   }
 

@@ -194,7 +194,7 @@ class Editor {
    * the selection on the page element for scripts (`data-techo-selection`, empty for none).
    */
   showFrame() {
-    this.view.frame.dataset.techoSelection = this.state.selectedIds().join(' ') || this.strokes.id || '';
+    this.view.frame.dataset.techoSelection = this.state.selectedItems().join(' ') || this.strokes.id || '';
     if (this.group.showFrame()) return;
     const el = this.state.selection ? this.state.elementById(this.state.selection) : null;
     this.selectionFrame.show(el && !el.locked ? el : null, el && el.transform);
@@ -218,6 +218,8 @@ class Editor {
       e.preventDefault();
       return;
     }
+    // A group deletes from anywhere but a text field, as a picked stroke does (a group of strokes has no handle to focus).
+    if (this.state.isGroup() && (e.key === 'Delete' || e.key === 'Backspace')) { e.preventDefault(); this.group.act('delete'); return; }
     if (onHandle && (e.key === 'Delete' || e.key === 'Backspace')) { e.preventDefault(); this.panels.selection.act('delete'); return; }
     // Tool letters work wherever focus is, but in a text field (handled above).
     if (SHORTCUTS[key] && !e.shiftKey) { e.preventDefault(); this.setTool(SHORTCUTS[key]); }

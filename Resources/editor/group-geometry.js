@@ -8,7 +8,15 @@
 //   point back to its first; even-odd): a rough loop round a small sticker takes it, and a loop
 //   across a large photo takes it only if it goes round its middle (GoodNotes' lasso feels so).
 // - Ink layers, hidden and locked elements are never picked (a locked one is not moved by any
-//   gesture; ink is picked stroke by stroke with the select tool).
+//   gesture); the strokes of an ink layer are picked one by one instead.
+// - Strokes (as `GET …/strokes` lists them, `bounds` their drawn box, pen width included): the
+//   lasso takes a stroke whose box centre lies inside the loop, as an element by its centre;
+//   the marquee takes one whose outline it touches. Its box inside the marquee is enough for
+//   that; a box that only overlaps it leaves the question to the stroke's outline, which the
+//   server has (`POST …/strokes/hit` along the marquee's border: an outline that touches the
+//   rectangle without lying inside it crosses its border). Strokes of a locked or hidden layer,
+//   erasers (they draw nothing of their own) and `path` strokes (no gesture moves their SVG
+//   data) are never taken.
 //
 // A group's box is the axis-aligned union of its elements' boxes; it scales about its corners,
 // turns about its centre, and the server's group gesture uses the same centre.
@@ -18,6 +26,47 @@ import { boxOf } from './snap.js';
 /** Whether the marquee and lasso may pick `el` (as the page's answer lists it). */
 export function pickable(el) {
   return !!el && el.type !== 'ink' && !el.hidden && !el.locked;
+}
+
+/** Whether the marquee and lasso may take stroke `s` (`{id, layer, tool, bounds}`), given the page's `elements`. */
+export function pickableStroke(s, elements) {
+  if (!s || !s.bounds || s.tool === 'eraser' || s.tool === 'path') return false;
+  const layer = elements.find((e) => e.id === s.layer);
+  return !!layer && !layer.hidden && !layer.locked;
+}
+
+/** A stroke as an element-like box for groupBox: its drawn bounds, unturned. */
+export function strokeBox(s) {
+  const [x, y, w, h] = s.bounds;
+  return { id: s.id, type: 'stroke', layer: s.layer, size: [w, h], transform: [1, 0, 0, 1, x + w / 2, y + h / 2] };
+}
+
+/**
+ * The strokes a marquee `[x0, y0, x1, y1]` (any two corners) settles without the server:
+ * `inside` (their box within it: taken) and `edge` (their box overlaps it: taken if the outline
+ * crosses the border, `marqueeBorder`). Pure.
+ */
+export function marqueeStrokes(strokes, elements, a, b) {
+  const [x0, y0, x1, y1] = [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[0], b[0]), Math.max(a[1], b[1])];
+  const inside = [], edge = [];
+  for (const s of strokes) {
+    if (!pickableStroke(s, elements)) continue;
+    const [x, y, w, h] = s.bounds;
+    if (x >= x0 && y >= y0 && x + w <= x1 && y + h <= y1) inside.push(s.id);
+    else if (x <= x1 && x + w >= x0 && y <= y1 && y + h >= y0) edge.push(s.id);
+  }
+  return { inside, edge };
+}
+
+/** The marquee's border as a closed polyline (page pixels), for the stroke hit query. */
+export function marqueeBorder(a, b) {
+  return [[a[0], a[1]], [b[0], a[1]], [b[0], b[1]], [a[0], b[1]], [a[0], a[1]]];
+}
+
+/** The ids of `strokes` a lasso loop takes (box centre inside), in stacking order. */
+export function lassoStrokes(strokes, elements, loop) {
+  if (loop.length < 3) return [];
+  return strokes.filter((s) => pickableStroke(s, elements) && insideLoop(loop, [s.bounds[0] + s.bounds[2] / 2, s.bounds[1] + s.bounds[3] / 2])).map((s) => s.id);
 }
 
 /** The element's own box corners as drawn (page pixels), in order round the box. */

@@ -248,19 +248,26 @@ export class LiveGestures {
 }
 
 /**
- * Several elements under one live transform (a group's drag, pinch, turn or handle drag): one
- * track for the group's box, each member drawn from its own sprite under what the gesture did
- * so far, over the page rendered without any of them (`render?without=ID,ID,…`, once per
- * revision). The members are drawn over the rest of the page while the gesture lasts (an
- * element lying between two members shows under them until the release's render); the frame
- * and every member's outline follow. The release sends one group gesture, one history step.
+ * Several elements and strokes under one live transform (a group's drag, pinch, turn or handle
+ * drag): one track for the group's box, each member drawn from its own sprite under what the
+ * gesture did so far, over the page rendered without any of them (`render?without=ID,SID,…`,
+ * once per revision). A stroke's sprite is the stroke alone over its drawn bounds
+ * (`…/strokes/SID/render`, the one a single stroke's drag draws), a highlighter multiplied as
+ * the renderer composites it. The members are drawn in their stacking order (a stroke where its
+ * ink layer lies) over the rest of the page while the gesture lasts (an element lying between
+ * two members shows under them until the release's render); the frame and every element
+ * member's outline follow. The release sends one group gesture, one history step.
  */
 export class GroupLive {
-  /** `group`: groupBox's element-like box; `members`: the elements as the page's answer lists them. */
-  constructor(gestures, group, members, onFrame) {
+  /**
+   * `group`: groupBox's element-like box; `members`: the elements as the page's answer lists
+   * them; `strokes`: the stroke members as `GET …/strokes` lists them.
+   */
+  constructor(gestures, group, members, onFrame, strokes = []) {
     this.gestures = gestures;
     this.element = group;
     this.members = members;
+    this.strokes = strokes;
     this.onFrame = onFrame;
     this.group = true;
     this.track = new GestureTrack(group.transform, 0);
@@ -300,8 +307,10 @@ export class GroupLive {
     for (const s of a.sprites) {
       const t = multiply([sx, 0, 0, sy, 0, 0], multiply(g, s.u0));
       ctx.setTransform(t[0], t[1], t[2], t[3], t[4], t[5]);
+      ctx.globalCompositeOperation = s.blend || 'source-over';
       ctx.drawImage(s.sprite, s.rect[0], s.rect[1], s.rect[2], s.rect[3]);
     }
+    ctx.globalCompositeOperation = 'source-over';
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     view.frame.classList.add('live');
   }
@@ -325,22 +334,36 @@ export class GroupLive {
   }
 }
 
-/** The pictures a group's gesture draws: the page without the members, and each member's sprite. */
-export function prepareGroup(gestures, members) {
+/**
+ * The pictures a group's gesture draws: the page without the members (elements and strokes),
+ * and each member's sprite in stacking order (`u0`: the sprite's matrix before the gesture; a
+ * stroke's sprite is already in page pixels).
+ */
+export function prepareGroup(gestures, members, strokes = []) {
   const { api, state, view } = gestures;
-  const ids = members.map((e) => e.id);
+  const ids = [...members.map((e) => e.id), ...strokes.map((s) => s.id)];
   const key = `${state.pageId}|group:${ids.join(',')}|${state.revision}|${view.scale}`;
   let p = gestures.cache.get(key);
   if (!p) {
     const page = state.pageId, scale = view.scale;
+    const elements = state.pageData ? state.pageData.elements : [];
+    const place = (id) => elements.findIndex((e) => e.id === id);
+    const strokePath = (sid) => `/api/pages/${encodeURIComponent(page)}/strokes/${encodeURIComponent(sid)}/render`;
     p = Promise.all([
       api.render(page, scale, ids.join(',')).then((b) => createImageBitmap(b)),
       ...members.map((el) => api.sprite(page, el.id, spriteScale(el, scale)).then(async (s) => {
         const theta = ((state.storedElement(el.id).rotate || 0) * Math.PI) / 180;
         const u0 = [Math.cos(theta), Math.sin(theta), -Math.sin(theta), Math.cos(theta), el.transform[4], el.transform[5]];
-        return { sprite: await createImageBitmap(s.blob), rect: s.rect, u0 };
+        return { sprite: await createImageBitmap(s.blob), rect: s.rect, u0, order: place(el.id) };
       })),
-    ]).then(([backdrop, ...sprites]) => ({ backdrop, sprites }));
+      ...strokes.map((st, i) => api.request('GET', strokePath(st.id), { query: { scale: String(Math.round(spriteScale({ drawn: st.bounds }, scale) * 10000) / 10000) } }).then(async (res) => {
+        const rect = (res.headers.get('X-Techo-Sprite') || '').split(',').map(Number);
+        if (rect.length !== 4 || !rect.every(Number.isFinite)) throw new Error(`stroke ${st.id}: no X-Techo-Sprite`);
+        // In its layer's place; within a layer, pens over highlighters (as drawn), each in order.
+        const order = place(st.layer) + (st.tool === 'highlighter' ? 0.25 : 0.5) + i * 1e-6;
+        return { sprite: await createImageBitmap(await res.blob()), rect, u0: [1, 0, 0, 1, 0, 0], order, blend: st.tool === 'highlighter' ? 'multiply' : 'source-over' };
+      })),
+    ]).then(([backdrop, ...sprites]) => ({ backdrop, sprites: sprites.sort((x, y) => x.order - y.order) }));
     p.catch(() => gestures.cache.delete(key));
     if (gestures.cache.size > 8) gestures.cache.delete(gestures.cache.keys().next().value);
     gestures.cache.set(key, p);

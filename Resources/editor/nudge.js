@@ -30,11 +30,13 @@ export class Nudge {
     if (!unit) return false;
     const ed = this.editor, state = ed.state;
     const members = state.selectedIds().map((id) => state.elementById(id)).filter((el) => el && el.type !== 'ink');
-    if (!members.length) return false;
+    // A group's strokes move with it (group.js).
+    const strokes = members.length + state.selectedStrokes.length > 1 ? state.selectedStrokes.slice() : [];
+    if (!members.length && !strokes.length) return false;
     const ids = members.map((el) => el.id);
-    const runKey = `${state.pageId}|${ids.join(',')}`;
+    const runKey = `${state.pageId}|${[...ids, ...strokes].join(',')}`;
     if (this.run && this.run.key !== runKey) this.flush();
-    if (!this.run) this.run = this.begin(runKey, members);
+    if (!this.run) this.run = this.begin(runKey, members, strokes);
     const n = this.run;
     const mm = big ? 10 : 1;
     n.mm[0] += unit[0] * mm;
@@ -46,7 +48,7 @@ export class Nudge {
     return true;
   }
 
-  begin(key, members) {
+  begin(key, members, strokes = []) {
     const ed = this.editor, state = ed.state;
     const dpi = (state.pageMeta() || {}).dpi || 300;
     const ids = members.map((el) => el.id);
@@ -54,12 +56,12 @@ export class Nudge {
     let live = null;
     if (ed.changing === 0) this.inFlight.clear();
     if (!members.some((el) => el.locked)) {
-      live = members.length > 1 ? ed.group.start() : ed.gestures.start(members[0]);
+      live = members.length + strokes.length > 1 ? ed.group.start() : ed.gestures.start(members[0]);
       // A run sent a moment ago whose render is not back yet: start from where it put the selection.
       const d = this.inFlight.get(key);
       if (d) live.apply([{ gesture: 'pan', state: 'changed', translation: d }]);
     }
-    return { key, page: state.pageId, ids, live, mm: [0, 0], dpi, timer: 0 };
+    return { key, page: state.pageId, ids, strokes, live, mm: [0, 0], dpi, timer: 0 };
   }
 
   /** Sends the run in progress, if any: one pan of the summed move, one history step. */
@@ -73,11 +75,12 @@ export class Nudge {
     const d = [(n.mm[0] * n.dpi) / 25.4, (n.mm[1] * n.dpi) / 25.4];
     const events = [{ gesture: 'pan', state: 'changed', translation: d }];
     if (n.live) { n.live.finish(); n.live.draw(); }
-    const single = n.ids.length === 1 ? n.ids[0] : null;
+    const single = n.ids.length === 1 && !n.strokes.length ? n.ids[0] : null;
     if (n.live) this.add(n.key, d, 1);
     ed.change(async () => {
       try {
         if (single) await ed.api.gesture(n.page, single, events);
+        else if (n.strokes.length) await ed.group.send(n.ids, n.strokes, events, n.page);
         else await ed.api.gestureGroup(n.page, n.ids, events);
         await ed.state.refresh(() => {
           ed.view.clearOverlay({ keepSharp: true });

@@ -15,6 +15,8 @@ export class EditorState {
     this.pageData = null;       // GET /api/pages/ID
     this.revision = null;
     this.selected = [];         // every selected element's id, in the order picked (`selection`: the last)
+    this.selectedStrokes = [];  // the strokes of a group, by id, in the order picked (one stroke alone: stroke-selection.js)
+    this.strokes = null;        // {key, list, byId}: the page's strokes as `GET …/strokes` last listed them
     this.refreshing = null;     // the refresh loop, while it runs
     this.dirty = false;         // a refresh was asked for since the loop's last load began
     this.pendingThens = [];     // callbacks for the frame the next render appears in
@@ -42,17 +44,51 @@ export class EditorState {
     return this.pageData.elements.filter((e) => chosen.has(e.id)).map((e) => e.id);
   }
 
-  /** Whether several elements are selected (they act as one group). */
-  isGroup() { return this.selectedIds().length > 1; }
+  /** Whether several things are selected, elements and strokes (they act as one group). */
+  isGroup() { return this.selectedIds().length + this.selectedStrokes.length > 1; }
 
-  /** Sets the selection: `ids` in the order picked, the last the one a panel shows. */
-  setSelected(ids) { this.selected = [...new Set(ids.filter(Boolean))]; }
+  /** Every selected id, elements (bottom to top) then a group's strokes: the selection hook's list. */
+  selectedItems() { return [...this.selectedIds(), ...this.selectedStrokes]; }
+
+  /** Sets the selection: element `ids` in the order picked, the last the one a panel shows, and a group's `strokes`. */
+  setSelected(ids, strokes = []) {
+    this.selected = [...new Set(ids.filter(Boolean))];
+    this.selectedStrokes = [...new Set(strokes.filter(Boolean))];
+  }
 
   /** The selected element picked last (the one a single-element panel shows), or null. */
   get selection() { return this.selected.length ? this.selected[this.selected.length - 1] : null; }
 
   /** Selecting one element (or none) is a selection of that one alone. */
-  set selection(id) { this.selected = id ? [id] : []; }
+  set selection(id) { this.selected = id ? [id] : []; this.selectedStrokes = []; }
+
+  /**
+   * The page's strokes, `[{id, layer, tool, color, width, opacity, bounds}]` in stacking order
+   * (`GET …/strokes`), asked once per page and revision; the page's answer carries no stroke
+   * geometry. `strokeInfo(id)` reads the last list synchronously.
+   */
+  strokeList() {
+    const key = `${this.pageId}|${this.revision}`;
+    if (this.strokes && this.strokes.key === key) return this.strokes.promise;
+    const entry = { key, byId: this.strokes ? this.strokes.byId : new Map() };
+    entry.promise = this.api.json('GET', `/api/pages/${encodeURIComponent(this.pageId)}/strokes`).then((r) => {
+      const list = r.strokes || [];
+      entry.byId = new Map(list.map((s) => [s.id, s]));
+      return list;
+    });
+    entry.promise.catch(() => { if (this.strokes === entry) this.strokes = null; });
+    this.strokes = entry;
+    return entry.promise;
+  }
+
+  /** A stroke as the last list gave it (`bounds` in page pixels), or null. */
+  strokeInfo(id) { return (this.strokes && this.strokes.byId.get(id)) || null; }
+
+  /** Puts what is known of strokes (a group's moved boxes, ahead of the next list) in the last list. */
+  knowStrokes(items) {
+    if (!this.strokes) this.strokes = { key: '', byId: new Map(), promise: Promise.resolve([]) };
+    for (const s of items) this.strokes.byId.set(s.id, { ...(this.strokes.byId.get(s.id) || {}), ...s });
+  }
 
   emit(what, value) { for (const fn of this.listeners[what]) fn(value); }
 
@@ -132,7 +168,7 @@ export class EditorState {
     // Elements gone from the page (removed, undone) leave the selection.
     if (this.selected.length) {
       const here = new Set(data.elements.map((e) => e.id));
-      this.setSelected(this.selected.filter((id) => here.has(id)));
+      this.selected = this.selected.filter((id) => here.has(id));
     }
     await this.view.showRender(decoding, () => {
       this.view.showHandles(data.elements, this.selection, (h) => this.onHandleFocus(h));

@@ -93,7 +93,7 @@ export class StrokeSelection {
   show(offset = [0, 0]) {
     const c = this.current;
     const editor = this.editor;
-    editor.view.frame.dataset.techoSelection = c ? c.id : (editor.state.selection || '');
+    editor.view.frame.dataset.techoSelection = c ? c.id : editor.state.selectedItems().join(' ');
     if (!c || !c.bounds) { this.frame.hidden = this.bar.hidden = true; return; }
     const k = this.view.k;
     const [x, y, w, h] = c.bounds;

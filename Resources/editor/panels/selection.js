@@ -18,9 +18,9 @@ export function selectionPanel(doc, editor) {
   const act = (name) => {
     const id = state.selection;
     const page = state.pageId;
-    if (!id) return;
-    // Several selected: each action is one request for them all (group.js).
+    // Several selected (strokes too): each action is one request for them all (group.js).
     if (state.isGroup()) return editor.group.act(name);
+    if (!id) return;
     switch (name) {
       case 'flip-h': return editor.simple(() => api.flip(page, id, 'h'));
       case 'flip-v': return editor.simple(() => api.flip(page, id, 'v'));
@@ -89,8 +89,8 @@ export function selectionPanel(doc, editor) {
       // One element's opacity: not offered for several (it would change only the last picked).
       $('opacity').closest('label').hidden = group;
       if (group) {
-        const n = state.selectedIds().length;
-        $('selection-title').textContent = `${n} elements`;
+        const n = state.selectedIds().length, m = state.selectedStrokes.length;
+        $('selection-title').textContent = `${n} element${n === 1 ? '' : 's'}${m ? ` and ${m} stroke${m === 1 ? '' : 's'}` : ''}`;
         const movable = editor.group.movable();
         for (const a of ['flip-h', 'flip-v', 'rotate']) doc.querySelector(`[data-techo-action=${a}]`).disabled = !movable;
         $('text-props').hidden = true;

@@ -1,10 +1,13 @@
-// The lasso (L): draw a loop round elements to select them, with mouse, pen or finger alike. On
-// release it selects the elements whose centre the loop encloses (group-geometry.js: not ink,
-// not hidden, not locked; with Shift added to the selection), and hands over to the select tool
-// with them selected, so the group's frame, handles and drag are there at once (as a design
-// tool goes back to the move tool after use). A loop that picks nothing stays in the lasso.
+// The lasso (L): draw a loop round elements and strokes to select them, with mouse, pen or
+// finger alike. On release it selects the elements whose centre the loop encloses and the
+// strokes whose box's centre it encloses (group-geometry.js: not ink layers, not hidden, not
+// locked, no stroke of a hidden or locked layer; with Shift added to the selection), and hands
+// over to the select tool with them selected, so the group's frame, handles and drag are there
+// at once (as a design tool goes back to the move tool after use). A loop that picks nothing
+// stays in the lasso. The strokes' boxes (`GET …/strokes`) are asked for when the loop begins.
 
-import { lassoPick } from '../group-geometry.js';
+import { lassoPick, lassoStrokes } from '../group-geometry.js';
+import { pageHasStrokes } from '../stroke-selection.js';
 import { Tool } from './tool.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -37,7 +40,9 @@ export function lassoTool(editor) {
     },
     drawing: {
       onEnter(e, tool) {
-        tool.data = { id: e.id, points: [[e.x, e.y]], additive: !!e.shiftKey };
+        const list = pageHasStrokes(editor.state.pageData) ? editor.state.strokeList() : null;
+        if (list) list.catch(() => {});
+        tool.data = { id: e.id, points: [[e.x, e.y]], additive: !!e.shiftKey, list };
         show(tool.data.points);
       },
       onPointerMove(e, tool) {
@@ -51,12 +56,19 @@ export function lassoTool(editor) {
         if (e.id !== d.id) return;
         hide();
         tool.transition('idle');
-        const data = editor.state.pageData;
-        const picked = lassoPick(data ? data.elements : [], d.points);
-        const ids = d.additive ? [...editor.state.selected, ...picked.filter((id) => !editor.state.selected.includes(id))] : picked;
-        if (picked.length === 0) { if (!d.additive) editor.select(null); return; }
-        editor.setTool('select');
-        editor.group.set(ids);
+        editor.state.beginGesture();
+        Promise.resolve(d.list).catch(() => null).then((strokes) => {
+          const data = editor.state.pageData;
+          const elements = data ? data.elements : [];
+          const picked = lassoPick(elements, d.points);
+          const pickedStrokes = strokes ? lassoStrokes(strokes, elements, d.points) : [];
+          if (picked.length + pickedStrokes.length === 0) { if (!d.additive) { editor.select(null); editor.strokes.select(null); } return; }
+          const base = d.additive ? editor.group.current() : { ids: [], strokes: [] };
+          const ids = [...base.ids, ...picked.filter((id) => !base.ids.includes(id))];
+          const sids = [...base.strokes, ...pickedStrokes.filter((id) => !base.strokes.includes(id))];
+          editor.setTool('select');
+          return editor.group.set(ids, { strokes: sids });
+        }).finally(() => editor.state.endGesture());
       },
       onCancel(e, tool) { hide(); tool.transition('idle'); },
     },

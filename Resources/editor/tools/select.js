@@ -6,14 +6,15 @@
 // pointers on the overlay; the whole gesture is one replay (one history step) when the last
 // pointer lifts.
 //
-// Several at once: Shift+click (or Shift+tap) adds an element to the selection or takes it out;
-// a mouse or pen drag from empty paper draws a marquee that selects what it touches (Shift adds);
-// pressing any member of a group drags, pinches and turns the whole group (group.js). One finger
+// Several at once: Shift+click (or Shift+tap) adds an element or a stroke to the selection or
+// takes it out; a mouse or pen drag from empty paper draws a marquee that selects the elements
+// and strokes it touches (Shift adds); pressing any member of a group, element or stroke, drags,
+// pinches and turns the whole group (group.js). One finger
 // on empty paper draws no marquee: it is a tap (clearing the selection) or the first finger of a
 // pinch, since a finger on paper scrolls and zooms; fingers select several with the lasso.
 
 import { boxOf, SNAP_SCREEN_PX, snapBox, snapLines } from '../snap.js';
-import { marqueePick } from '../group-geometry.js';
+import { marqueeBorder, marqueePick, marqueeStrokes } from '../group-geometry.js';
 import { GestureRecognizer } from '../input.js';
 import { pageHasStrokes, strokeAbove } from '../stroke-selection.js';
 import { handleStates, handleUnder, screenK } from './select-handles.js';
@@ -40,19 +41,30 @@ export function selectTool(editor) {
     const hit = editor.hitTest(e.x, e.y, { below: !!e.altKey });
     // A stroke of an ink layer above that element (stroke-selection.js says how they stack).
     const stroke = !e.altKey && strokeAbove(e.strokeHits || [], hit, editor.state.pageData.elements);
+    const state = editor.state;
     if (stroke) {
+      if (e.shiftKey) {
+        // Shift+click adds the stroke to the selection (beside elements) or takes it out.
+        editor.group.toggleStroke(stroke);
+        if (state.isGroup() && state.selectedStrokes.includes(stroke.id)) tool.transition('gesturing', { event: e, element: selectionElement(editor), shift: true });
+        return;
+      }
+      if (state.isGroup() && state.selectedStrokes.includes(stroke.id)) {
+        // A stroke of the group: the group moves (a click that does not move picks the stroke alone).
+        tool.transition('gesturing', { event: e, element: selectionElement(editor), memberStroke: stroke });
+        return;
+      }
       editor.strokes.select(stroke);
       tool.transition('movingStroke', e);
       return;
     }
-    if (editor.strokes.id) editor.strokes.select(null);
-    const state = editor.state;
     if (e.shiftKey && hit) {
-      // Shift+click adds it to the selection or takes it out; a drag then moves the group.
+      // Shift+click adds it to the selection or takes it out (a stroke picked alone stays in); a drag then moves the group.
       editor.group.toggle(hit.id);
       if (state.selected.includes(hit.id)) tool.transition('gesturing', { event: e, element: selectionElement(editor), shift: true });
       return;
     }
+    if (editor.strokes.id) editor.strokes.select(null);
     if (hit && state.isGroup() && state.selected.includes(hit.id)) {
       tool.transition('gesturing', { event: e, element: selectionElement(editor), member: hit.id });
       return;
@@ -68,6 +80,52 @@ export function selectTool(editor) {
     if (hit) tool.transition('gesturing', { event: e, element: hit });
   }
 
+  /** The marquee's pick now: the elements it touches and the strokes settled so far; `last`: the release's. */
+  function brushPick(d, last) {
+    const elements = editor.state.pageData.elements;
+    const picked = marqueePick(elements, d.start, d.end);
+    let strokes = [];
+    if (d.strokes) {
+      const { inside, edge } = marqueeStrokes(d.strokes, elements, d.start, d.end);
+      const crossing = d.border ? d.border.hits : new Set();
+      strokes = [...inside, ...edge.filter((id) => crossing.has(id))];
+      if (!last && edge.length && !sameEnd(d)) askBorder(d);
+    }
+    const ids = [...d.base, ...picked.filter((id) => !d.base.includes(id))];
+    const sids = [...d.baseStrokes, ...strokes.filter((id) => !d.baseStrokes.includes(id))];
+    const now = editor.state.selected, nowStrokes = editor.state.selectedStrokes;
+    const same = ids.length === now.length && ids.every((id, i) => id === now[i])
+      && sids.length === nowStrokes.length && sids.every((id, i) => id === nowStrokes[i]);
+    // One stroke alone is the stroke picked (stroke-selection.js), not a group.
+    const alone = ids.length === 0 && sids.length === 1 && editor.strokes.id === sids[0];
+    if (last) editor.group.set(ids, { strokes: sids });
+    else if (!same && !alone) editor.group.set(ids, { strokes: sids, prepare: false });
+  }
+
+  /** Whether the last answer about the border is for the marquee as it is now. */
+  function sameEnd(d) { return !!d.border && d.border.end[0] === d.end[0] && d.border.end[1] === d.end[1]; }
+
+  /** Asks which strokes' outlines cross the marquee's border (one question at a time). */
+  function askBorder(d) {
+    if (d.asking) return d.asking;
+    const end = d.end.slice();
+    d.asking = editor.strokes.hits(marqueeBorder(d.start, end), 0).then((hits) => {
+      d.border = { end, hits: new Set(hits.map((h) => h.id)) };
+    }, () => { d.border = { end, hits: new Set() }; }).then(() => {
+      d.asking = null;
+      if (!d.done) brushPick(d, false);
+    });
+    return d.asking;
+  }
+
+  /** Waits for the strokes' list and the answer about the final rectangle. */
+  async function settleBrush(d) {
+    if (d.list) d.strokes = await d.list.catch(() => null);
+    if (!d.strokes) return;
+    const { edge } = marqueeStrokes(d.strokes, editor.state.pageData.elements, d.start, d.end);
+    while (edge.length && !sameEnd(d)) await (d.asking || askBorder(d));
+  }
+
   return new Tool('select', editor, {
     idle: {
       onPointerDown(e, tool) {
@@ -76,7 +134,11 @@ export function selectTool(editor) {
         // The stickers' pixels and the strokes under the pointer decide what it picks: wait for
         // what is not in yet.
         const pixels = editor.pixelsPending(e.x, e.y);
-        const strokes = e.altKey || !pageHasStrokes(editor.state.pageData) ? null : editor.strokes.hits([[e.x, e.y]]).then((h) => { e.strokeHits = h; }, () => {});
+        const inked = pageHasStrokes(editor.state.pageData);
+        const hits = e.altKey || !inked ? null : editor.strokes.hits([[e.x, e.y]]).then((h) => { e.strokeHits = h; }, () => {});
+        // Shift may add a stroke to a group: its box (the strokes' list) is read meanwhile.
+        const list = e.shiftKey && inked ? editor.state.strokeList().catch(() => {}) : null;
+        const strokes = hits && list ? Promise.all([hits, list]) : hits || list;
         const wait = pixels && strokes ? Promise.all([pixels, strokes]) : pixels || strokes;
         if (wait) { tool.transition('picking', { event: e, wait }); return; }
         press(e, tool);
@@ -91,12 +153,23 @@ export function selectTool(editor) {
       },
     },
 
-    // The marquee: a drag from empty paper selects every element its rectangle touches
-    // (group-geometry.js), live as it grows; with Shift, added to what was selected. A press
-    // that does not move 3 screen px is a click on the paper: nothing is selected any more.
+    // The marquee: a drag from empty paper selects every element its rectangle touches and every
+    // stroke whose outline it touches (group-geometry.js), live as it grows; with Shift, added to
+    // what was selected. A press that does not move 3 screen px is a click on the paper: nothing
+    // is selected any more. Strokes whose box only overlaps the rectangle are settled by the
+    // server (`…/strokes/hit` along its border), one question at a time; the release waits for
+    // the answer about the final rectangle.
     brushing: {
       onEnter(e, tool) {
-        tool.data = { id: e.id, start: [e.x, e.y], base: e.shiftKey ? editor.state.selected.slice() : [], moved: false, node: null };
+        const base = e.shiftKey ? editor.group.current() : { ids: [], strokes: [] };
+        const d = tool.data = {
+          id: e.id, start: [e.x, e.y], end: [e.x, e.y], base: base.ids, baseStrokes: base.strokes, moved: false, node: null,
+          strokes: null, list: null, border: null, asking: null, done: false,
+        };
+        if (pageHasStrokes(editor.state.pageData)) {
+          d.list = editor.state.strokeList();
+          d.list.then((list) => { d.strokes = list; if (!d.done && d.moved) brushPick(d, false); }, () => {});
+        }
       },
       onPointerMove(e, tool) {
         const d = tool.data;
@@ -113,21 +186,24 @@ export function selectTool(editor) {
         const vk = editor.view.k;
         const x0 = Math.min(d.start[0], e.x), y0 = Math.min(d.start[1], e.y);
         d.node.style.cssText = `left:${x0 * vk}px;top:${y0 * vk}px;width:${Math.abs(e.x - d.start[0]) * vk}px;height:${Math.abs(e.y - d.start[1]) * vk}px`;
-        const picked = marqueePick(editor.state.pageData.elements, d.start, [e.x, e.y]);
-        const ids = [...d.base, ...picked.filter((id) => !d.base.includes(id))];
-        const now = editor.state.selected;
-        if (ids.length !== now.length || ids.some((id, i) => id !== now[i])) editor.group.set(ids, { prepare: false });
+        d.end = [e.x, e.y];
+        brushPick(d, false);
       },
       onPointerUp(e, tool) {
         const d = tool.data;
         if (e.id !== d.id) return;
         if (d.node) d.node.remove();
         tool.transition('idle');
-        if (!d.moved && d.base.length === 0) editor.select(null);
-        else if (d.moved && editor.state.isGroup()) editor.group.set(editor.state.selected);
+        d.done = true;
+        if (!d.moved && d.base.length === 0 && d.baseStrokes.length === 0) { editor.select(null); editor.strokes.select(null); return; }
+        if (!d.moved) return;
+        // The strokes' answer about the final rectangle, then the group with its pictures.
+        editor.state.beginGesture();
+        settleBrush(d).then(() => brushPick(d, true)).finally(() => editor.state.endGesture());
       },
       onCancel(e, tool) {
         if (tool.data.node) tool.data.node.remove();
+        tool.data.done = true;
         tool.transition('idle');
       },
     },
@@ -173,7 +249,7 @@ export function selectTool(editor) {
     },
 
     gesturing: {
-      onEnter({ event, element, second, member, shift }, tool) {
+      onEnter({ event, element, second, member, memberStroke, shift }, tool) {
         const d = tool.data = {};
         d.recognizer = new GestureRecognizer();
         d.recognizer.down(event.id, event.x, event.y);
@@ -185,6 +261,7 @@ export function selectTool(editor) {
         d.box = boxOf(element.size, element.transform);
         d.lines = snapLinesFor(editor, element.ids || [element.id]);
         d.member = member || null;
+        d.memberStroke = memberStroke || null;
         d.shift = !!shift;
         d.multi = false;
         if (second) { d.multi = true; d.recognizer.down(second.id, second.x, second.y); }
@@ -223,7 +300,8 @@ export function selectTool(editor) {
         else {
           d.live.abort();
           // A click on a member of a group that did not move selects that member alone.
-          if (d.member && !d.multi) editor.select(d.member);
+          if (d.memberStroke && !d.multi) editor.strokes.select(d.memberStroke);
+          else if (d.member && !d.multi) editor.select(d.member);
         }
         tool.transition('idle');
       },
