@@ -1,6 +1,7 @@
 // Several things selected at once, elements and strokes: what the group is (group-geometry.js's
 // box of the selected elements and the strokes' drawn bounds), how it shows (one frame round the
-// union with corner and rotate handles, each element member's outline), and what it does as one
+// union with corner and rotate handles, each member outlined: an element by its handle, a stroke
+// by a dashed box over its drawn bounds), and what it does as one
 // history step: a gesture (drag, pinch, turn, handle drag, double-tap) through
 // `POST …/gesture {elements, strokes, events}`, flip through the same route, raise and lower
 // through `POST …/restack` (elements only: a stroke keeps its place in its ink layer), delete
@@ -131,14 +132,39 @@ export class Group {
     for (const h of this.editor.view.handles.children) h.classList.toggle('selected', ids.has(h.dataset.techoElement));
   }
 
+  /**
+   * Outlines each stroke member's drawn bounds (`[data-techo-stroke-outline]`, dashed as a picked
+   * stroke's frame), moved by `g` while a gesture is in flight; none without a group.
+   */
+  outlineStrokes(g = null) {
+    const view = this.editor.view, k = view.k;
+    const boxes = this.active() ? this.strokeMembers().map((s) => (g ? movedBox(s.bounds, g) : s.bounds)) : [];
+    const nodes = this.outlines || (this.outlines = []);
+    while (nodes.length > boxes.length) nodes.pop().remove();
+    boxes.forEach((b, i) => {
+      let n = nodes[i];
+      if (!n) {
+        n = view.doc.createElement('div');
+        n.className = 'stroke-frame';
+        n.dataset.techoStrokeOutline = '';
+        view.frame.append(n);
+        nodes.push(n);
+      }
+      Object.assign(n.style, { left: `${b[0] * k}px`, top: `${b[1] * k}px`, width: `${b[2] * k}px`, height: `${b[3] * k}px` });
+    });
+  }
+
   /** Shows the group's frame; false when there is no group (the one element's frame shows). */
   showFrame() {
+    this.outlineStrokes();
     if (!this.active()) return false;
     const ed = this.editor;
     ed.view.frame.dataset.techoSelection = ed.state.selectedItems().join(' ');
     const g = this.element();
     this.mark();
     ed.selectionFrame.show(g && this.movable() ? g : null, g && g.transform);
+    // The bar follows the frame (a group of strokes changes no element's handle, which it watches).
+    if (ed.selectionBar) ed.selectionBar.schedule();
     return true;
   }
 
@@ -147,7 +173,7 @@ export class Group {
     const ed = this.editor;
     ed.state.beginGesture();
     const members = this.members(), strokes = this.strokeMembers();
-    const live = new GroupLive(ed.gestures, this.element(), members, (el, m) => ed.selectionFrame.show(el, m), strokes);
+    const live = new GroupLive(ed.gestures, this.element(), members, (el, m) => { ed.selectionFrame.show(el, m); this.outlineStrokes(live.g); }, strokes);
     prepareGroup(ed.gestures, members, strokes).then((a) => { live.assets = a; if (!live.done) live.schedule(); }).catch(() => {});
     return live;
   }

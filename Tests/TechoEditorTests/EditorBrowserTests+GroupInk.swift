@@ -84,6 +84,9 @@ extension EditorBrowserTests {
         let lo = try f.client(union[0], union[1]), hi = try f.client(union[2], union[3])
         #expect(abs(frame.x - lo.0) < 2 && abs(frame.y - lo.1) < 2 && abs(frame.x + frame.w - hi.0) < 2 && abs(frame.y + frame.h - hi.1) < 2, "frame \(frame) vs \(lo) \(hi)")
         #expect(try f.tab.evaluate("!document.querySelector('[data-techo-handle=se]').hidden") as? Bool == true)
+        // Each stroke outlined over its drawn bounds.
+        let outlines = try f.tab.evaluate("document.querySelectorAll('[data-techo-stroke-outline]').length") as? Int ?? -1
+        #expect(outlines == 2, "\(w)x\(h): \(outlines) stroke outlines")
         try f.tab.screenshot(x: 0, y: 0, w: Double(w), h: Double(h)).write(to: dir.appendingPathComponent("group-ink-\(w)x\(h).png"))
 
         let steps = try historyCount(f)
@@ -200,5 +203,55 @@ extension EditorBrowserTests {
             let back = try f.strokes()
             return ids.contains("tomato") && back.count == 1
         }
+    }
+
+    /// A group of strokes only is a group: two strokes picked with Shift+click flip across their
+    /// centre line with the bar's button, one step; the tomato added with Shift+click, Ctrl+D
+    /// duplicates the sticker and both strokes in one step.
+    @Test func aGroupOfStrokesFlipsAndAMixedGroupDuplicates() throws {
+        let f = try EditorFixture(width: 1024, height: 1366, touch: false)
+        try Techo.run(["draw", f.journal.path, "p1", "--tool", "pencil", "--width", "8", "--points", "100,420 180,460 260,430"], in: f.folder)
+        try f.tab.waitFor("techoEditor.pageData && techoEditor.pageData.page.elements.some((e) => e.type === 'ink' && e.strokes === 2)", what: "s2")
+        try f.waitSettled()
+        func click(_ x: Double, _ y: Double, shift: Bool = false) throws {
+            let c = try f.client(x, y)
+            try f.tab.mouse("mouseMoved", c.0, c.1)
+            try f.tab.mouse("mousePressed", c.0, c.1, buttons: 1, clickCount: 1, modifiers: shift ? 8 : 0)
+            try f.tab.mouse("mouseReleased", c.0, c.1, clickCount: 1, modifiers: shift ? 8 : 0)
+        }
+        try click(300, 640)
+        try f.tab.waitFor("document.querySelector('[data-techo-page]').dataset.techoSelection === 's1'", what: "s1")
+        try f.waitSettled()
+        try click(180, 460, shift: true)
+        try f.tab.waitFor("document.querySelector('[data-techo-page]').dataset.techoSelection === 's1 s2'", what: "s1 and s2")
+        try f.waitSettled()
+        try f.tab.waitFor("!document.querySelector('.selection-frame').hidden && !document.getElementById('selection-bar').hidden", what: "the group's frame and bar")
+        let bounds = try f.tab.evaluate("['s1', 's2'].map((id) => techoEditor.state.strokeInfo(id).bounds)") as? [[Double]] ?? []
+        try #require(bounds.count == 2)
+        let cx = (min(bounds[0][0], bounds[1][0]) + max(bounds[0][0] + bounds[0][2], bounds[1][0] + bounds[1][2])) / 2
+        let before = try strokePoints(f)
+        var steps = try historyCount(f)
+        try f.tab.click("#selection-bar [data-techo-action=flip-h]")
+        try f.waitForJournal("the strokes' flip") { (try strokePoints(f)["s1"]?.first?.0 ?? 80) != before["s1"]?.first?.0 }
+        try f.waitSettled()
+        #expect(try historyCount(f) == steps + 1)
+        steps += 1
+        let flipped = try strokePoints(f)
+        for id in ["s1", "s2"] {
+            for (p, q) in zip(before[id] ?? [], flipped[id] ?? []) {
+                #expect(abs(q.0 - (2 * cx - p.0)) < 1e-3 && abs(q.1 - p.1) < 1e-3, "\(id): \(p) → \(q) about x = \(cx)")
+            }
+        }
+        #expect(try f.selectionHook() == "s1 s2", "still selected")
+        // The tomato joins; Ctrl+D duplicates all three in one step.
+        try click(200, 250, shift: true)
+        try f.tab.waitFor("document.querySelector('[data-techo-page]').dataset.techoSelection === 'tomato s1 s2'", what: "the tomato joined")
+        try f.waitSettled()
+        try f.tab.key("d", code: "KeyD", keyCode: 68, modifiers: 2)
+        try f.waitForJournal("the duplicate") { try f.strokes().count == 4 }
+        try f.waitSettled()
+        let images = (try f.pageJSON()["elements"] as? [[String: Any]] ?? []).filter { $0["type"] as? String == "image" }
+        #expect(images.count == 2, "the tomato duplicated")
+        #expect(try historyCount(f) == steps + 1, "one step")
     }
 }
