@@ -56,11 +56,12 @@ final class BrowserTab {
         return v.doubleValue
     }
 
-    /// Polls `expression` until it is truthy: a condition, never a fixed sleep.
+    /// Polls `expression` until it is truthy: a condition, never a fixed sleep. A promise is
+    /// awaited and its value tested (a promise object itself is not an answer).
     func waitFor(_ expression: String, what: String, timeout: TimeInterval = 20) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            let v = try? evaluate("!!(\(expression))")
+            let v = try? evaluate("Promise.resolve(\(expression)).then((v) => !!v)")
             if v as? Bool == true { return }
             if Date() > deadline {
                 collectProblems()

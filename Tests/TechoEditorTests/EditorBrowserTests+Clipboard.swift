@@ -184,11 +184,7 @@ extension EditorBrowserTests {
         #expect(history.contains("cut "), "\(history)")
     }
 
-    // Left off: passes alone and with its suite, but timed out twice in full runs on a fresh
-    // machine (the paste of the copied stroke never reached the server); the route test
-    // ClipboardRouteTests covers strokes pasted through the server.
-    @Test(.disabled("timed out in full runs: the stroke's paste never arrived; passes alone, cause not found yet"))
-    func aStrokeIsCopiedAndPasted() throws {
+    @Test func aStrokeIsCopiedAndPasted() throws {
         let f = try EditorFixture()
         try f.tab.allowClipboard()
         try f.waitSettled()
@@ -216,11 +212,10 @@ extension EditorBrowserTests {
         #expect(try f.tab.evaluate("techoEditor.strokes.id") as? String == s[1]["id"] as? String, "the pasted stroke is picked")
     }
 
-    // Left off: headless Chromium hands the second tab's paste event an empty clipboard for text
-    // the first tab wrote through the async Clipboard API (readText there sees it); the route
-    // test ClipboardRouteTests covers the journal-to-journal paste.
-    @Test(.disabled("headless Chromium: a second tab's paste event sees nothing the first wrote through the async Clipboard API"))
-    func copyInOneJournalPasteInAnotherServedApart() throws {
+    /// Two journals, each served by its own `techo serve` on its own port (another origin), in two
+    /// tabs of one browser: a sticker copied in the first is pasted into the second with its
+    /// picture's bytes, through the system clipboard.
+    @Test func copyInOneJournalPasteInAnotherServedApart() throws {
         let f = try EditorFixture()
         // A second journal, its own `techo serve` on its own port, in a second tab.
         let other = f.folder.appendingPathComponent("other")
