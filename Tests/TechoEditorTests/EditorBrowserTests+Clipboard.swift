@@ -252,6 +252,46 @@ extension EditorBrowserTests {
         #expect(!check.lowercased().contains("error"), "\(check)")
     }
 
+    /// A tablet on the network over plain HTTP (`techo serve --lan`): no secure context, so no
+    /// async Clipboard API. The copy event's marker still pastes in the same tab (on another
+    /// page), and a second tab of the same editor says why it cannot paste it, adding nothing.
+    @Test func copyAndPasteOverPlainHTTPOnTheNetworkAddress() throws {
+        let f = try EditorFixture(width: 1024, height: 1366, touch: true, serve: ["--lan"])
+        let url = try #require(URLComponents(string: f.server.url))
+        let host = url.host ?? ""
+        #expect(url.scheme == "http")
+        #expect(!["127.0.0.1", "localhost", "[::1]", "::1"].contains(host), "served at a network address, not loopback: \(f.server.url)")
+        #expect(try f.tab.evaluate("window.isSecureContext === false && !navigator.clipboard") as? Bool == true, "plain HTTP off loopback is no secure context")
+        try f.tab.send("Emulation.setFocusEmulationEnabled", ["enabled": true])
+        try f.waitSettled()
+        try EditorBrowserTests.pickTomato(f, touch: true)
+        try f.tab.chord("c", command: "copy")
+        try f.tab.waitFor("document.getElementById('status').textContent.startsWith('copied')", what: "the copy's answer")
+        try f.tab.evaluate("techoEditor.openPage('p2')")
+        try f.tab.waitFor("techoEditor.pageId === 'p2' && techoEditor.pageData && techoEditor.pageData.page.id === 'p2'", what: "page p2")
+        try f.waitSettled()
+        try f.tab.chord("v", command: "paste")
+        try f.waitForJournal("the sticker pasted on p2") { try EditorBrowserTests.elements(f, page: "p2").count == 1 }
+        let pasted = try #require(try EditorBrowserTests.elements(f, page: "p2").first)
+        #expect(pasted["asset"] as? String == (try f.element("tomato"))["asset"] as? String)
+        let at = try #require(point(pasted["at"]))
+        #expect(abs(at.0 - 200) < 0.02 && abs(at.1 - 250) < 0.02, "a touch paste on another page lands where the original was: \(at)")
+
+        // A second tab of the same editor: the clipboard holds the first tab's marker only.
+        let tab2 = try BrowserTab(f.browser, width: 1024, height: 1366)
+        defer { tab2.close() }
+        try tab2.open(f.server.url)
+        try tab2.send("Emulation.setFocusEmulationEnabled", ["enabled": true])
+        try tab2.send("Page.bringToFront")
+        let before = try EditorBrowserTests.elements(f, page: "p1").count
+        try tab2.chord("v", command: "paste")
+        try tab2.waitFor(
+            "document.getElementById('status').classList.contains('error') && document.getElementById('status').textContent.includes('HTTPS')",
+            what: "the second tab saying why it cannot paste")
+        #expect(try EditorBrowserTests.elements(f, page: "p1").count == before, "the second tab added nothing")
+        #expect(try EditorBrowserTests.elements(f, page: "p2").count == 1)
+    }
+
     @Test(arguments: ["1440x900", "1024x1366", "390x844"])
     func aPictureOnTheClipboardIsPastedAsASticker(size: String) throws {
         let (width, height) = EditorBrowserTests.size(size)
