@@ -197,9 +197,12 @@ export class Group {
     return ed.change(async () => {
       try {
         await this.send(ids, strokes, events);
-        // Where the strokes' boxes went, until the next list says (the frame stays with them).
-        if (g) ed.state.knowStrokes(live.strokes.map((s) => ({ id: s.id, bounds: movedBox(s.bounds, g) })));
-        await ed.state.refresh(() => { ed.view.clearOverlay(); ed.gestures.timings.push(performance.now() - t0); });
+        await ed.state.refresh(() => {
+          // Where the strokes' boxes went, until the next list says (the frame stays with them).
+          if (g) ed.state.knowStrokes(live.strokes.map((s) => ({ id: s.id, bounds: movedBox(s.bounds, g) })));
+          ed.view.clearOverlay();
+          ed.gestures.timings.push(performance.now() - t0);
+        });
       } finally {
         if (live) ed.state.endGesture();
       }
@@ -231,7 +234,7 @@ export class Group {
 }
 
 /** The axis-aligned box `[x, y, w, h]` of box `b` under page matrix `m`. */
-function movedBox(b, m) {
+export function movedBox(b, m) {
   const pts = [[b[0], b[1]], [b[0] + b[2], b[1]], [b[0] + b[2], b[1] + b[3]], [b[0], b[1] + b[3]]].map(([x, y]) => apply(m, x, y));
   const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
   const x0 = Math.min(...xs), y0 = Math.min(...ys);

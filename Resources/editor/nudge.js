@@ -10,6 +10,8 @@
 // A locked element is not moved on screen; its run is still sent, and the server's refusal
 // (409) is shown as every refusal is.
 
+import { movedBox } from './group.js';
+
 export const RUN_MS = 600;
 const STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
@@ -84,6 +86,8 @@ export class Nudge {
         else await ed.api.gestureGroup(n.page, n.ids, events);
         await ed.state.refresh(() => {
           ed.view.clearOverlay({ keepSharp: true });
+          // A group's strokes: their boxes moved too, until the next list of strokes says.
+          if (n.strokes.length) ed.state.knowStrokes(n.strokes.map((id) => ed.state.strokeInfo(id)).filter((s) => s && s.bounds).map((s) => ({ id: s.id, bounds: movedBox(s.bounds, [1, 0, 0, 1, d[0], d[1]]) })));
           if (n.live) this.add(n.key, d, -1);
           // A run gathering meanwhile is drawn again over the new render.
           if (this.run && this.run.live) this.run.live.schedule();

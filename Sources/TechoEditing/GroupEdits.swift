@@ -81,7 +81,8 @@ public enum GroupEdits {
             if page.index(of: id) != nil { throw EditError(.invalid, "strokes: '\(id)' is an element, not a stroke (list it under elements)") }
             guard let at = page.strokeLocation(id) else {
                 let all = page.strokeIDs
-                let listed = all.isEmpty ? " (the page has no strokes)" : "; strokes: " + all.prefix(20).joined(separator: ", ") + (all.count > 20 ? ", … (\(all.count) in all)" : "")
+                let more = all.count > 20 ? ", … (\(all.count) in all)" : ""
+                let listed = all.isEmpty ? " (the page has no strokes)" : "; strokes: " + all.prefix(20).joined(separator: ", ") + more
                 throw EditError(.notFound, "strokes: no stroke '\(id)' on page \(page.id)\(listed)")
             }
             out.append(at)
@@ -118,7 +119,8 @@ public enum GroupEdits {
         for (sid, (i, j)) in zip(strokes, at) {
             let layer = page.elements[i]
             guard !layer.locked else {
-                throw EditError(.conflict, "'\(sid)': its ink layer '\(layer.id)' is locked; no gesture moves it (unlock it first: techo set --unlock, or the layers list)")
+                throw EditError(
+                    .conflict, "'\(sid)': its ink layer '\(layer.id)' is locked; no gesture moves it (unlock it first: techo set --unlock, or the layers list)")
             }
             guard case .ink(let ink) = layer.content else { continue }
             let s = ink.strokes[j]

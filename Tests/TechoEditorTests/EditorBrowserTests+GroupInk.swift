@@ -69,7 +69,8 @@ extension EditorBrowserTests {
             // overlaps its top right corner but its ink does not.
             try f.tab.drag(from: try f.client(60, 170), to: try f.client(400, 690), steps: 14, pointerType: pointer)
         }
-        try f.tab.waitFor("['s1', 's2', 'tomato'].every((id) => document.querySelector('[data-techo-page]').dataset.techoSelection.split(' ').includes(id))", what: "the tomato and two strokes selected")
+        let hookHas = "document.querySelector('[data-techo-page]').dataset.techoSelection.split(' ').includes(id)"
+        try f.tab.waitFor("['s1', 's2', 'tomato'].every((id) => \(hookHas))", what: "the tomato and two strokes selected")
         try f.waitSettled()
         let hook = try f.selectionHook()
         #expect(try selectedSet(f) == ["s1", "s2", "tomato"], "\(w)x\(h): \(hook)")
@@ -82,7 +83,9 @@ extension EditorBrowserTests {
         try #require(union.count == 4)
         let frame = try f.tab.box(".selection-frame .frame-box")
         let lo = try f.client(union[0], union[1]), hi = try f.client(union[2], union[3])
-        #expect(abs(frame.x - lo.0) < 2 && abs(frame.y - lo.1) < 2 && abs(frame.x + frame.w - hi.0) < 2 && abs(frame.y + frame.h - hi.1) < 2, "frame \(frame) vs \(lo) \(hi)")
+        #expect(
+            abs(frame.x - lo.0) < 2 && abs(frame.y - lo.1) < 2 && abs(frame.x + frame.w - hi.0) < 2 && abs(frame.y + frame.h - hi.1) < 2,
+            "frame \(frame) vs \(lo) \(hi)")
         #expect(try f.tab.evaluate("!document.querySelector('[data-techo-handle=se]').hidden") as? Bool == true)
         // Each stroke outlined over its drawn bounds.
         let outlines = try f.tab.evaluate("document.querySelectorAll('[data-techo-stroke-outline]').length") as? Int ?? -1
@@ -105,7 +108,8 @@ extension EditorBrowserTests {
         }
         // The strokes follow on the overlay: s2's ink is drawn at its new place, none at its old.
         try f.tab.waitFor("document.querySelector('[data-techo-page]').classList.contains('live')", what: "the live overlay")
-        try f.tab.waitFor("techoEditor.gestures.cache.size > 0 && [...techoEditor.gestures.cache.keys()].some((k) => k.includes('group:tomato,s'))", what: "the group's pictures")
+        try f.tab.waitFor(
+            "[...techoEditor.gestures.cache.keys()].some((k) => k.includes('group:tomato,s'))", what: "the group's pictures")
         _ = try f.tab.evaluate("new Promise((r) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(r)), 300))")
         let live = try ImageDecoder.decode([UInt8](try f.pageShot()), name: "live").pixels
         func redness(_ x: Double, _ y: Double) -> Double {
@@ -177,7 +181,8 @@ extension EditorBrowserTests {
         try f.tab.waitFor("document.querySelector('[data-techo-page]').dataset.techoSelection === 'tomato s1'", what: "the tomato and s1")
         try f.waitSettled()
         #expect(try f.tab.evaluate("!document.querySelector('.selection-frame').hidden") as? Bool == true, "the group's frame")
-        try f.tab.screenshot(x: 0, y: 0, w: 1440, h: 900).write(to: Fixtures.artifactsDirectory("editor").appendingPathComponent("group-ink-shift-1440x900.png"))
+        let shot = Fixtures.artifactsDirectory("editor").appendingPathComponent("group-ink-shift-1440x900.png")
+        try f.tab.screenshot(x: 0, y: 0, w: 1440, h: 900).write(to: shot)
         // Shift+click on s1 again takes it out; once more puts it back.
         try click(300, 640, shift: true)
         try f.tab.waitFor("document.querySelector('[data-techo-page]').dataset.techoSelection === 'tomato'", what: "s1 taken out")
@@ -206,8 +211,8 @@ extension EditorBrowserTests {
     }
 
     /// A group of strokes only is a group: two strokes picked with Shift+click flip across their
-    /// centre line with the bar's button, one step; the tomato added with Shift+click, Ctrl+D
-    /// duplicates the sticker and both strokes in one step.
+    /// centre line with the bar's button, one step; the tomato added with Shift+click, arrow keys
+    /// nudge all three in one step and Ctrl+D duplicates the sticker and both strokes in one step.
     @Test func aGroupOfStrokesFlipsAndAMixedGroupDuplicates() throws {
         let f = try EditorFixture(width: 1024, height: 1366, touch: false)
         try Techo.run(["draw", f.journal.path, "p1", "--tool", "pencil", "--width", "8", "--points", "100,420 180,460 260,430"], in: f.folder)
@@ -225,7 +230,8 @@ extension EditorBrowserTests {
         try click(180, 460, shift: true)
         try f.tab.waitFor("document.querySelector('[data-techo-page]').dataset.techoSelection === 's1 s2'", what: "s1 and s2")
         try f.waitSettled()
-        try f.tab.waitFor("!document.querySelector('.selection-frame').hidden && !document.getElementById('selection-bar').hidden", what: "the group's frame and bar")
+        try f.tab.waitFor(
+            "!document.querySelector('.selection-frame').hidden && !document.getElementById('selection-bar').hidden", what: "the group's frame and bar")
         let bounds = try f.tab.evaluate("['s1', 's2'].map((id) => techoEditor.state.strokeInfo(id).bounds)") as? [[Double]] ?? []
         try #require(bounds.count == 2)
         let cx = (min(bounds[0][0], bounds[1][0]) + max(bounds[0][0] + bounds[0][2], bounds[1][0] + bounds[1][2])) / 2
@@ -247,6 +253,24 @@ extension EditorBrowserTests {
         try click(200, 250, shift: true)
         try f.tab.waitFor("document.querySelector('[data-techo-page]').dataset.techoSelection === 'tomato s1 s2'", what: "the tomato joined")
         try f.waitSettled()
+        // Three presses of → nudge all three by 3 mm, one step (the run sent as one pan).
+        let tomato0 = try #require(point(try f.element("tomato")["at"]))
+        let beforeNudge = try strokePoints(f)
+        steps = try historyCount(f)
+        for _ in 0..<3 { try f.tab.key("ArrowRight", code: "ArrowRight", keyCode: 39) }
+        try f.waitForJournal("the nudge") { (point(try f.element("tomato")["at"])?.0 ?? 0) > tomato0.0 + 1 }
+        try f.waitSettled()
+        #expect(try historyCount(f) == steps + 1, "one step")
+        let mm3 = 3 * 300 / 25.4
+        #expect(abs((point(try f.element("tomato")["at"])?.0 ?? 0) - tomato0.0 - mm3) <= 0.5)
+        let nudged = try strokePoints(f)
+        for id in ["s1", "s2"] {
+            for (p, q) in zip(beforeNudge[id] ?? [], nudged[id] ?? []) {
+                #expect(abs(q.0 - p.0 - mm3) <= 0.5 && abs(q.1 - p.1) <= 0.5, "\(id) nudged: \(p) → \(q)")
+            }
+        }
+        #expect(try f.selectionHook() == "tomato s1 s2")
+        steps += 1
         try f.tab.key("d", code: "KeyD", keyCode: 68, modifiers: 2)
         try f.waitForJournal("the duplicate") { try f.strokes().count == 4 }
         try f.waitSettled()
