@@ -36,7 +36,7 @@ extension EditorBrowserTests {
         #expect(abs(now.0 - want.0) < 1e-6 && abs(now.1 - want.1) < 1e-6, "\(what): at \(now), expected \(want) (\(mm) mm from \(was))")
     }
 
-    @Test(arguments: [(1440, 900), (390, 844)])
+    @Test(arguments: [(1440, 900), (1024, 1366), (390, 844)])
     func arrowKeysNudgeTheSelectionByMillimetresInOneStep(size: (Int, Int)) throws {
         let (w, h) = size
         let f = try EditorFixture(width: w, height: h)
