@@ -21,7 +21,9 @@ final class OpenCounter {
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw CocoaError(.fileReadUnknown) }
         for p in paths {
-            let wd = inotify_add_watch(fd, p, UInt32(IN_OPEN))
+            // Closes too: inotify merges an event into the one before it when they are the
+            // same and unread, so two opens in a row would count as one.
+            let wd = inotify_add_watch(fd, p, UInt32(IN_OPEN | IN_CLOSE_NOWRITE | IN_CLOSE_WRITE))
             guard wd >= 0 else { throw CocoaError(.fileReadNoSuchFile) }
             names[wd] = (p as NSString).lastPathComponent
         }

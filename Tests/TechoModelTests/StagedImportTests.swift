@@ -50,12 +50,16 @@ import Testing
         let bytes = Array("another picture".utf8)
         let ref = try AssetRef(sha256: SHA256.hex(bytes), ext: "png")
         let staged = try staging.stage(bytes, as: ref)
+        let dest = store.url.appendingPathComponent(ref.path).path
         #expect(throws: ValueError.self) {
             try store.transaction(description: "fails", importing: [AssetImport(ref: ref, source: .staged(staged))]) { _, _ in
                 throw ValueError("refused")
             }
         }
-        #expect(!FileManager.default.fileExists(atPath: store.url.appendingPathComponent(ref.path).path))
+        #expect(!FileManager.default.fileExists(atPath: dest))
+        // A change that changes nothing: the asset was linked in, and is removed again.
+        try store.transaction(description: "nothing", importing: [AssetImport(ref: ref, source: .staged(staged))]) { _, _ in }
+        #expect(!FileManager.default.fileExists(atPath: dest))
         #expect(store.check().isEmpty)
         staging.remove()
         #expect(!FileManager.default.fileExists(atPath: staging.folder.path))
