@@ -47,8 +47,24 @@ export class EditorState {
   /** Whether several things are selected, elements and strokes (they act as one group). */
   isGroup() { return this.selectedIds().length + this.selectedStrokes.length > 1; }
 
-  /** Every selected id, elements (bottom to top) then a group's strokes: the selection hook's list. */
-  selectedItems() { return [...this.selectedIds(), ...this.selectedStrokes]; }
+  /**
+   * Every selected id, elements and a group's strokes, in stacking order (a stroke where its ink
+   * layer lies, in the layer's order): the selection hook's list.
+   */
+  selectedItems() {
+    const els = this.pageData ? this.pageData.elements : [];
+    const at = new Map(els.map((e, i) => [e.id, i]));
+    const order = (this.strokes && this.strokes.order) || new Map();
+    const place = (id) => {
+      if (at.has(id)) return at.get(id);
+      const s = this.strokeInfo(id);
+      return (s && at.has(s.layer) ? at.get(s.layer) : els.length) + 0.5 + (order.get(id) ?? 0) * 1e-7;
+    };
+    return [...this.selectedIds(), ...this.selectedStrokes]
+      .map((id, i) => [id, place(id), i])
+      .sort((a, b) => a[1] - b[1] || a[2] - b[2])
+      .map(([id]) => id);
+  }
 
   /** Sets the selection: element `ids` in the order picked, the last the one a panel shows, and a group's `strokes`. */
   setSelected(ids, strokes = []) {
@@ -70,10 +86,11 @@ export class EditorState {
   strokeList() {
     const key = `${this.pageId}|${this.revision}`;
     if (this.strokes && this.strokes.key === key) return this.strokes.promise;
-    const entry = { key, byId: this.strokes ? this.strokes.byId : new Map() };
+    const entry = { key, byId: this.strokes ? this.strokes.byId : new Map(), order: this.strokes ? this.strokes.order : null };
     entry.promise = this.api.json('GET', `/api/pages/${encodeURIComponent(this.pageId)}/strokes`).then((r) => {
       const list = r.strokes || [];
       entry.byId = new Map(list.map((s) => [s.id, s]));
+      entry.order = new Map(list.map((s, i) => [s.id, i]));
       return list;
     });
     entry.promise.catch(() => { if (this.strokes === entry) this.strokes = null; });

@@ -72,8 +72,8 @@ extension EditorBrowserTests {
         let hookHas = "document.querySelector('[data-techo-page]').dataset.techoSelection.split(' ').includes(id)"
         try f.tab.waitFor("['s1', 's2', 'tomato'].every((id) => \(hookHas))", what: "the tomato and two strokes selected")
         try f.waitSettled()
-        let hook = try f.selectionHook()
-        #expect(try selectedSet(f) == ["s1", "s2", "tomato"], "\(w)x\(h): \(hook)")
+        // In stacking order: the tomato, then the ink layer's strokes in their order.
+        #expect(try f.selectionHook() == "tomato s1 s2", "\(w)x\(h)")
         #expect(try f.tab.evaluate("techoEditor.tool.name") as? String == "select")
         // One frame round the tomato's box and both strokes' drawn bounds, with its handles.
         let union =
