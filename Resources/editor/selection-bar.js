@@ -18,6 +18,8 @@ export class SelectionBar {
     const later = () => this.schedule();
     // The selected handle's class and place change on every selection, render and zoom.
     new MutationObserver(later).observe(this.view.handles, { attributes: true, subtree: true, childList: true, attributeFilter: ['class', 'style'] });
+    // The frame's handles move with the selection too (the bar keeps clear of them).
+    new MutationObserver(later).observe(editor.selectionFrame.root, { attributes: true, subtree: true, attributeFilter: ['style', 'hidden'] });
     onView(later);
     window.addEventListener('resize', later);
     editor.state.on('page', later);
@@ -43,22 +45,30 @@ export class SelectionBar {
       left: Math.max(stage.left + 4, Math.min(left, stage.right - w - 4)),
       top: Math.max(stage.top + 4, Math.min(top, stage.bottom - hh - 4)),
     });
+    // The frame's handles (corners, sides, the rotate knob: 44 px targets) stay uncovered too,
+    // so the bar goes beside all of them, not only beside the element's box.
+    const root = this.editor.selectionFrame.root;
+    const keep = [box, ...(root.hidden ? [] : [...root.querySelectorAll('[data-techo-handle]')].filter((k) => !k.hidden).map((k) => k.getBoundingClientRect()))];
+    const outer = keep.reduce((u, r) => ({
+      left: Math.min(u.left, r.left), top: Math.min(u.top, r.top), right: Math.max(u.right, r.right), bottom: Math.max(u.bottom, r.bottom),
+    }), { left: box.left, top: box.top, right: box.right, bottom: box.bottom });
     const cx = box.left + box.width / 2 - w / 2, cy = box.top + box.height / 2 - hh / 2;
     // Below the selection, above it, right of it, left of it: the first that covers the least
     // of the other stickers, texts and photos on screen (so the next one to click stays
-    // reachable), and in the stage.
+    // reachable), and in the stage; never the selection or its handles where another place is free.
     const places = [
-      clamp(cx, box.bottom + GAP), clamp(cx, box.top - GAP - hh), clamp(box.right + GAP, cy), clamp(box.left - GAP - w, cy),
+      clamp(cx, outer.bottom + GAP), clamp(cx, outer.top - GAP - hh), clamp(outer.right + GAP, cy), clamp(outer.left - GAP - w, cy),
     ];
     const others = ((this.editor.state.pageData || {}).elements || [])
       .filter((e) => !chosen.has(e.id) && e.type !== 'ink' && !e.hidden)
       .map((e) => this.view.handle(e.id))
       .filter(Boolean)
       .map((el) => el.getBoundingClientRect());
+    const over = (p, r) => Math.min(p.left + w, r.right) - Math.max(p.left, r.left) > 0 && Math.min(p.top + hh, r.bottom) - Math.max(p.top, r.top) > 0;
     const covered = (p) => others.reduce((sum, r) => {
       const ox = Math.min(p.left + w, r.right) - Math.max(p.left, r.left), oy = Math.min(p.top + hh, r.bottom) - Math.max(p.top, r.top);
       return sum + (ox > 0 && oy > 0 ? ox * oy : 0);
-    }, 0) + (Math.min(p.left + w, box.right) - Math.max(p.left, box.left) > 0 && Math.min(p.top + hh, box.bottom) - Math.max(p.top, box.top) > 0 ? 1e9 : 0);
+    }, 0) + keep.filter((r) => over(p, r)).length * 1e9;
     let best = places[0], least = covered(places[0]);
     for (const p of places.slice(1)) {
       const c = covered(p);

@@ -301,18 +301,23 @@ extension EditorBrowserTests {
             #expect(try check("[data-techo-action=\(a)]", "action") == 1)
         }
         for a in ["flip-h", "flip-v", "rotate", "raise", "lower", "delete"] { #expect(try check("[data-techo-action=\(a)]", "selection action") == 1) }
-        // The selection's actions beside the selection: their bar touches the tomato's box or is
-        // within 24 px of it, above or below, and overlaps it across.
+        // The selection's actions beside the selection: their bar is within 24 px of the tomato's
+        // frame with its handles (the rotate knob above, the corners), above or below, overlaps
+        // it across, and covers none of the handles' 44 px targets.
         let near =
             try f.tab.evaluate(
                 """
                 (() => { const a = document.getElementById('selection-bar').getBoundingClientRect();
-                  const h = document.querySelector('[data-techo-element=tomato]').getBoundingClientRect();
+                  const rects = [document.querySelector('[data-techo-element=tomato]'),
+                    ...document.querySelectorAll('.selection-frame:not([hidden]) [data-techo-handle]:not([hidden])')].map((e) => e.getBoundingClientRect());
+                  const h = rects.reduce((u, r) => ({ left: Math.min(u.left, r.left), top: Math.min(u.top, r.top), right: Math.max(u.right, r.right), bottom: Math.max(u.bottom, r.bottom) }));
                   const gap = Math.max(a.top - h.bottom, h.top - a.bottom, 0);
                   const across = Math.min(a.right, h.right) - Math.max(a.left, h.left);
-                  return [gap, across]; })()
+                  const covered = rects.slice(1).filter((r) => Math.min(a.right, r.right) > Math.max(a.left, r.left) && Math.min(a.bottom, r.bottom) > Math.max(a.top, r.top)).length;
+                  return [gap, across, covered, rects.length - 1]; })()
                 """) as? [NSNumber] ?? []
-        #expect(near.count == 2 && near[0].doubleValue <= 24 && near[1].doubleValue > 0, "\(width)x\(height): the selection's actions are \(near) from it")
+        #expect(near.count == 4 && near[0].doubleValue <= 24 && near[1].doubleValue > 0, "\(width)x\(height): the selection's actions are \(near) from it")
+        #expect(near.count == 4 && near[3].intValue == 5 && near[2].intValue == 0, "\(width)x\(height): the bar covers \(near) handles of the tomato's frame")
         // Colours: on the phone one tap away in the rail, then all on screen.
         if width < 600 {
             #expect(try check("[data-techo-action=colours]", "colour button") == 1)
