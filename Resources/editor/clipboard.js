@@ -199,20 +199,17 @@ export class Clipboard {
     return this.editor.change(() => this.send(page, value, move, verb));
   }
 
-  /** One paste request; then the pasted things are selected (every element as a group, or the stroke). */
+  /** One paste request; then everything pasted is selected (elements and strokes, as one group when several). */
   async send(page, value, move, verb) {
     const editor = this.editor;
     const r = await editor.api.paste(page, {
       elements: value.elements || [], strokes: value.strokes || [], assets: value.assets || {}, move: move.map((n) => Math.round(n * 100) / 100),
     });
     await editor.refresh();
-    const ids = r.ids || [];
-    if (ids.length) {
+    const ids = r.ids || [], strokes = r.strokes || [];
+    if (ids.length || strokes.length) {
       editor.setTool('select');
-      editor.group.set(ids);
-    } else if ((r.strokes || []).length === 1) {
-      editor.setTool('select');
-      await editor.strokes.select({ id: r.strokes[0] });
+      await editor.group.set(ids, { strokes });
     }
     editor.view.say(`${verb} ${describe(value)}`);
     return r;

@@ -277,5 +277,12 @@ extension EditorBrowserTests {
         let images = (try f.pageJSON()["elements"] as? [[String: Any]] ?? []).filter { $0["type"] as? String == "image" }
         #expect(images.count == 2, "the tomato duplicated")
         #expect(try historyCount(f) == steps + 1, "one step")
+        // The three copies, not the originals, are the selection now (the next drag moves them).
+        let copyID = try #require(images.last?["id"] as? String)
+        let strokeIDs = try f.strokes().compactMap { $0["id"] as? String }
+        let want = ([copyID] + strokeIDs.suffix(2)).sorted().joined(separator: " ")
+        try f.tab.waitFor(
+            "document.querySelector('[data-techo-page]').dataset.techoSelection.split(' ').sort().join(' ') === '\(want)'",
+            what: "the three copies selected (\(want))")
     }
 }
