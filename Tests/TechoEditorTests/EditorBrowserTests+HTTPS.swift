@@ -7,7 +7,10 @@ import TechoTestSupport
 import Testing
 
 @Suite(.serialized) struct HTTPSBrowserTests {
-    @Test func theEditorOverHTTPSOnTheNetworkAddressTakesAFingerDrag() throws {
+    /// At a laptop (a mouse), a tablet and a phone (a finger).
+    @Test(arguments: [(1440, 900, false), (1024, 1366, true), (390, 844, true)])
+    func theEditorOverHTTPSOnTheNetworkAddressTakesADrag(size: (Int, Int, Bool)) throws {
+        let (width, height, touch) = size
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("techo-https-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -26,7 +29,7 @@ import Testing
         let spki = pin.out.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(spki.count == 44, "\(pin.err)")
         let f = try EditorFixture(
-            width: 1024, height: 1366, touch: true, serve: ["--lan", "--tls-cert", cert, "--tls-key", key],
+            width: width, height: height, touch: touch, serve: ["--lan", "--tls-cert", cert, "--tls-key", key],
             browserArguments: ["--ignore-certificate-errors-spki-list=\(spki)"])
         let url = try #require(URLComponents(string: f.server.url))
         #expect(url.scheme == "https", "\(f.server.url)")
@@ -37,19 +40,29 @@ import Testing
             #expect(url.host == first || url.host == "[\(first)]" || addresses.contains(url.host ?? ""), "\(f.server.url) (\(addresses))")
         }
         #expect(try f.tab.evaluate("window.isSecureContext && location.protocol") as? String == "https:")
-        // A finger drags the tomato by (+100, +60) page px.
+        // A finger (or the mouse) drags the tomato by (+100, +60) page px.
         let a = try f.client(200, 250), b = try f.client(300, 310)
-        try f.tab.touch("touchStart", [a])
-        for i in 1...10 {
-            let t = Double(i) / 10
-            try f.tab.touch("touchMove", [(a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t)])
+        if touch {
+            try f.tab.touch("touchStart", [a])
+            for i in 1...10 {
+                let t = Double(i) / 10
+                try f.tab.touch("touchMove", [(a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t)])
+            }
+            try f.tab.touch("touchEnd", [])
+        } else {
+            try f.tab.mouse("mouseMoved", a.0, a.1)
+            try f.tab.mouse("mousePressed", a.0, a.1, buttons: 1, clickCount: 1)
+            for i in 1...10 {
+                let t = Double(i) / 10
+                try f.tab.mouse("mouseMoved", a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t, buttons: 1)
+            }
+            try f.tab.mouse("mouseReleased", b.0, b.1, clickCount: 1)
         }
-        try f.tab.touch("touchEnd", [])
         try f.waitForJournal("the tomato moved") { (point(try f.element("tomato")["at"])?.0 ?? 200) > 280 }
         let at = try #require(point(try f.element("tomato")["at"]))
         #expect(abs(at.0 - 300) < 2 && abs(at.1 - 310) < 2, "tomato at \(at)")
         try f.waitSettled()
-        let shot = try f.tab.screenshot(x: 0, y: 0, w: 1024, h: 1366)
-        try shot.write(to: Fixtures.artifactsDirectory("editor").appendingPathComponent("https-1024x1366.png"))
+        let shot = try f.tab.screenshot(x: 0, y: 0, w: Double(width), h: Double(height))
+        try shot.write(to: Fixtures.artifactsDirectory("editor").appendingPathComponent("https-\(width)x\(height).png"))
     }
 }
