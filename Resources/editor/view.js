@@ -100,7 +100,8 @@ export class View {
    * The paper shows where an endless page's view goes on below its render: the background's
    * colour, and its ruling (dots, lines or a grid) continued row after row below the render
    * with the render's own rule (PageRenderer+Background): the same columns (whole spacings
-   * centred within the side margins), rows one spacing apart in phase with the render's, the
+   * centred within the side margins), rows one spacing apart from the top margin as the
+   * render's, the
    * same dot radius and hairline width, at the render's resolution. A background picture is not
    * continued (only its colour).
    */
@@ -137,10 +138,9 @@ export class View {
     const W = p.width;
     below.style.top = `${stored * k}px`;
     if (!(step * scale >= 1) || !(W - 2 * margin > 0) || !(stored > 0)) { below.style.backgroundImage = 'none'; return; }
-    // The render's rows: whole spacings centred within the margin of the stored height; below it
-    // they go on one spacing apart.
-    const areaH = stored - 2 * margin, n = Math.max(0, Math.floor(areaH / step));
-    const first = margin + (areaH - n * step) / 2;
+    // The render's rows: on an endless page they start at the top margin (so they stay put as
+    // the page grows); below the stored height they go on one spacing apart.
+    const first = margin;
     const next = first + Math.ceil((stored - first) / step) * step;
     const key = `${paper.pattern}|${paper.color}|${step}|${margin}|${W}|${scale}`;
     if (this.paperKey !== key) {
@@ -187,9 +187,9 @@ export class View {
   drawPictureBelow(below, stored) {
     const p = this.page, k = this.k, scale = this.scale;
     const W = p.width, H = Math.ceil(p.height);
-    // The page grown by whole spacings of its ruling, so that the ruled rows below go on in
-    // phase with the render's (the renderer centres them in the page's height); the picture of
-    // a tiled background goes on from the page's origin whatever the height.
+    // The page grown by whole spacings of its ruling, so the picture is asked for again only
+    // once the view has grown by a spacing (the rows of an endless page start at its top margin
+    // whatever its height); a tiled background goes on from the page's origin.
     const paper = this.background.paper, step = Number(paper && paper.spacing);
     const ruled = paper && ['dots', 'lines', 'grid'].includes(paper.pattern) && step > 0;
     // (A page's height is a whole number of pixels, as a grown page's is.)

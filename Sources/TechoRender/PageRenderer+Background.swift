@@ -1,7 +1,9 @@
 // Backgrounds (docs/contract.md §5): colour, then an image in a fill mode, then ruled paper.
 // Paper rulings are centred within the margin: the leftover of the area after whole spacings
 // is split evenly on both sides, so dots and grid lines sit symmetrically on the page; lines
-// are snapped to whole device pixels so a ruling is as crisp as the pen of a printer.
+// are snapped to whole device pixels so a ruling is as crisp as the pen of a printer. On an
+// endless (`auto`) side the rulings start at the margin instead: the page grows as it is
+// written on, and rows centred in its height would slide under the writing at each growth.
 
 import TechoModel
 import TechoRaster
@@ -104,20 +106,25 @@ extension PageRenderer {
     }
 
     /// Where the rulings of `paper` go on `canvas` (device space, the whole page's): the
-    /// positions of its columns and rows, whole spacings centred within the margin, and the
-    /// spacing; nil when they do not fit or are finer than a device pixel.
+    /// positions of its columns and rows, whole spacings centred within the margin (from the
+    /// margin on an endless side, so they stay put as the page grows), and the spacing; nil
+    /// when they do not fit or are finer than a device pixel.
     private func paperGrid(_ paper: Paper, canvas: Canvas) -> (xs: [Double], ys: [Double], step: Double, area: Rect)? {
         let s = canvas.scale
         let W = Double(canvas.pageWidth), H = Double(canvas.pageHeight)
         let step = paper.spacing * s, margin = paper.margin * s
         let area = Rect(x: margin, y: margin, width: W - 2 * margin, height: H - 2 * margin)
         guard area.width > 0, area.height > 0, step >= 1 else { return nil }
-        func positions(_ start: Double, _ length: Double) -> [Double] {
+        func positions(_ start: Double, _ length: Double, endless: Bool) -> [Double] {
             let n = Int((length / step).rounded(.down))
-            let first = start + (length - Double(n) * step) / 2
+            let first = endless ? start : start + (length - Double(n) * step) / 2
             return (0...n).map { first + Double($0) * step }
         }
-        return (positions(area.minX, area.width), positions(area.minY, area.height), step, area)
+        let size = canvas.page.size
+        return (
+            positions(area.minX, area.width, endless: size.width == nil || size.endlessWidth),
+            positions(area.minY, area.height, endless: size.height == nil || size.endlessHeight), step, area
+        )
     }
 
     /// The radius of dotted paper's dots at `step` device pixels apart: about 0.4 mm dots at

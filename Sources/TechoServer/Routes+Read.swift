@@ -180,15 +180,15 @@ extension EditorServer {
         let s = try snapshot()
         var p = try page(id, in: s)
         if let grown {
-            // The page as it will be once its content reaches further down: a fixed page of that
+            // The page as it will be once its content reaches further down: the page fixed at that
             // height, drawn by the same rule (a tiled picture goes on from the origin, a fitted one
-            // is fitted to the new height, the ruling's rows are centred in the new height).
+            // is fitted to the new height, the ruling's rows go on from the top margin).
             guard p.size.height == nil else { throw EditError(.invalid, "height: page \(id) is not endless (its height is fixed)") }
             let size = try renderer.resolvedSize(of: p)
             guard grown >= size.height else {
                 throw EditError(.invalid, "height: \(numberText(grown)) is less than page \(id)'s height now, \(numberText(size.height))")
             }
-            p.size = PageSize(width: size.width, height: grown)
+            p.size = PageSize(fixing: p.size, width: size.width, height: grown)
         }
         if !without.isEmpty && layer.isEmpty && without.contains(",") {
             // A group in flight (`without=ID,ID,…`): the page without any of them, elements
@@ -196,7 +196,7 @@ extension EditorServer {
             let ids = without.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             let size = try renderer.resolvedSize(of: p)
             do { try GroupEdits.without(ids, on: &p) } catch { throw EditError(error.kind, "without: \(error.message)") }
-            p.size = PageSize(width: size.width, height: size.height)
+            p.size = PageSize(fixing: p.size, width: size.width, height: size.height)
         } else if !without.isEmpty {
             guard let i = p.index(of: without) else { throw EditError(.notFound, "without: no element '\(without)' on page \(id)") }
             let size = try renderer.resolvedSize(of: p)
@@ -207,7 +207,7 @@ extension EditorServer {
                 p.background = Background(color: nil)
             default: p.elements.remove(at: i)
             }
-            p.size = PageSize(width: size.width, height: size.height)
+            p.size = PageSize(fixing: p.size, width: size.width, height: size.height)
         }
         let full = try page(id, in: s)
         var hit = true

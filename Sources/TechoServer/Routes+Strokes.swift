@@ -176,7 +176,7 @@ extension EditorServer {
         guard case .ink(var ink) = full.elements[at.element].content else { throw EditError(.notFound, "no stroke '\(sid)' on page \(id)") }
         let size = try renderer.resolvedSize(of: full)
         var p = full
-        p.size = PageSize(width: size.width, height: size.height)
+        p.size = PageSize(fixing: p.size, width: size.width, height: size.height)
         // The whole render's size in device pixels, which every region is clipped to.
         let w = Int((size.width * scale).rounded()), h = Int((size.height * scale).rounded())
         var area = region

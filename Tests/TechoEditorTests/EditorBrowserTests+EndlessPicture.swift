@@ -62,18 +62,30 @@ extension EditorBrowserTests {
         let cw = (580 * k).rounded(.down), ch = ((bottom - top) * k).rounded(.down)
         let shotData = try f.tab.screenshot(x: cx, y: cy, w: cw, h: ch)
         let shot = try ImageDecoder.decodeStraight([UInt8](shotData), name: "screenshot").pixels
-        // The page grown to the view's height: the same background on a page that tall.
+        // The page grown to the view's height by its content (an invisible stroke far down, in a
+        // copy of the journal), exported: what the user will see once they write down there.
         let copy = dir.appendingPathComponent("grown.techo")
         try FileManager.default.copyItem(at: j, to: copy)
-        // The height the editor drew it for: the view's, rounded up to whole ruling spacings so
-        // that the rows go on in phase with the render's (the old editor drew none: the view's).
+        // The height the editor drew it for: the view's, rounded up to whole ruling spacings
+        // (the old editor drew none: the view's).
         let asked = try f.tab.evaluate("(document.querySelector('.paper-below') || { dataset: {} }).dataset.techoPicture || ''") as? String ?? ""
         let grownHeight = Double(asked) ?? viewHeight.rounded(.up)
         #expect(grownHeight >= viewHeight - 0.5, "\(size): the picture below is drawn for a page \(grownHeight) tall, the view is \(viewHeight)")
-        _ = try Techo.run(["page", "add", copy.path, "--id", "grown", "--size", "600x\(grownHeight)"], in: dir)
-        _ = try Techo.run(["background", copy.path, "grown"] + background, in: dir)
+        // An endless page's height is its content's bottom plus its margin, rounded up: one
+        // whole-pixel correction of where the stroke lies makes it exactly `grownHeight`.
+        func grow(strokeAt y: Double) throws -> Double {
+            _ = try Techo.run(["draw", copy.path, "p1", "--tool", "pencil", "--opacity", "0", "--points", "300,\(y) 301,\(y)"], in: dir)
+            let shown = try JSONSerialization.jsonObject(with: Data(try Techo.run(["show", copy.path, "p1", "--json"], in: dir).utf8)) as? [String: Any]
+            return number((shown?["resolvedSize"] as? [Any])?.last) ?? 0
+        }
+        var reached = try grow(strokeAt: grownHeight - 40)
+        if reached != grownHeight {
+            _ = try Techo.run(["undo", copy.path], in: dir)
+            reached = try grow(strokeAt: grownHeight - 40 + grownHeight - reached)
+        }
+        #expect(reached == grownHeight, "\(size): the copy grew to \(reached), not \(grownHeight)")
         let ref = dir.appendingPathComponent("grown.png")
-        _ = try Techo.run(["export", copy.path, "--page", "grown", "--scale", String(scale), "-o", ref.path], in: dir)
+        _ = try Techo.run(["export", copy.path, "--page", "p1", "--scale", String(scale), "-o", ref.path], in: dir)
         let expected = try ImageDecoder.decodeStraight([UInt8](try Data(contentsOf: ref)), name: ref.path).pixels
         // Screen pixel (i, j) is page ((cx + i - box.x) / k, (cy + j - box.y) / k), export pixel
         // that times `scale` (k × the device pixel ratio, 1 here).

@@ -260,17 +260,23 @@ extension EditorBrowserTests {
         for paper in ["lines", "dots", "grid"] {
             let (f, dir) = try Self.endlessFixture(size: size, paper: paper)
             defer { try? FileManager.default.removeItem(at: dir) }
+            // Content further down (an invisible stroke), so two spacings above its end are paper.
+            _ = try Techo.run(["draw", f.journal.path, "p1", "--tool", "pencil", "--opacity", "0", "--points", "500,200 501,200"], in: dir)
+            try f.tab.waitFor("techoEditor.view.page.storedHeight > 200", what: "the page grown by the invisible stroke")
+            try f.waitSettled()
             let k = try f.tab.number("techoEditor.view.k")
             let stored = try f.tab.number("techoEditor.view.page.storedHeight")
             let box = try f.tab.box("[data-techo-page]"), stage = try f.tab.box("#stage")
-            // One spacing (5 mm) of the render just above its end, and one of the paper below.
+            // One whole spacing (5 mm) of the render's ruling a spacing above its end (an endless
+            // page's rows start at its top margin, so the strip after its last row, where a grid's
+            // upright lines pause, is up to a spacing tall), and one of the paper below.
             let spacing = 5 / 25.4 * 300
             let h = spacing * k
             let top = box.y + stored * k
             #expect(top + 2.5 * h < stage.y + stage.h, "\(size): the paper below the content is not on screen")
             // Right of the content's stroke (x 60–300).
             let x0 = box.x + 320 * k, w = 260 * k
-            let aboveShot = try f.tab.screenshot(x: x0, y: top - h, w: w, h: h)
+            let aboveShot = try f.tab.screenshot(x: x0, y: top - 2 * h, w: w, h: h)
             let belowShot = try f.tab.screenshot(x: x0, y: top + h, w: w, h: h)
             let shotsDir = Fixtures.artifactsDirectory("editor")
             try aboveShot.write(to: shotsDir.appendingPathComponent("endless-paper-\(paper)-\(size.0)x\(size.1)-above.png"))
@@ -280,7 +286,7 @@ extension EditorBrowserTests {
                 to: shotsDir.appendingPathComponent("endless-paper-\(paper)-\(size.0)x\(size.1).png"))
             let ruled: (Int, Int, Int) -> Bool = { r, g, b in r + g + b < 650 }
             let nAbove = above.count(ruled), nBelow = below.count(ruled)
-            print("endless \(paper) paper at \(size.0)x\(size.1): \(nAbove) ruled px in the render's last spacing, \(nBelow) in one below it")
+            print("endless \(paper) paper at \(size.0)x\(size.1): \(nAbove) ruled px in a spacing of the render, \(nBelow) in one below it")
             #expect(nAbove > 20, "\(size) \(paper): the render has no ruling")
             #expect(nBelow * 10 >= nAbove * 7 && nBelow * 10 <= nAbove * 13, "\(size) \(paper): \(nBelow) ruled px below the content against \(nAbove) above")
         }

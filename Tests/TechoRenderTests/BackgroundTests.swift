@@ -37,6 +37,33 @@ import Testing
         #expect(darkness(5, 5) == 0)  // inside the margin
     }
 
+    /// On an endless page the rows start at the top margin, so those already written on stay
+    /// where they are as the page grows (centred in the height, they slid by up to half a
+    /// spacing at each growth). A fixed page keeps its centred rows.
+    @Test func anEndlessPagesRowsStayPutAsItGrows() throws {
+        let f = try RenderFixture()
+        let paper = try Paper(pattern: .lines, spacing: 20, color: .black, margin: 10)
+        let bg = Background(color: .white, paper: paper)
+        let blue = RGBA(r: 0x3d, g: 0x85, b: 0xc6)
+        func grown(to y: Double) throws -> Pixmap {
+            let ink = try inkElement(
+                "ink",
+                [
+                    try Stroke(tool: .pencil, color: blue, width: 4, points: points([(20, 50), (180, 50)])),
+                    try Stroke(tool: .pencil, color: blue, width: 2, opacity: 0, points: points([(100, y), (101, y)])),
+                ])
+            return try f.renderer().render(page(200, nil, background: bg, margin: 0, [ink])).pixmap
+        }
+        // Grown to about 301 px and to about 338 px (not a whole number of spacings apart).
+        let a = try grown(to: 300), b = try grown(to: 337)
+        #expect(b.height - a.height >= 30 && (b.height - a.height) % 20 != 0, "\(a.height) → \(b.height)")
+        var differing = 0
+        for y in 0..<(a.height - 12) { for x in 0..<200 where a.pixel(x, y) != b.pixel(x, y) { differing += 1 } }
+        #expect(differing == 0, "\(differing) pixels of the first page moved when it grew")
+        // The first row lies on the margin.
+        #expect(px(a, 100, 10).r < 128 || px(a, 100, 9).r < 128, "the first row at the top margin")
+    }
+
     @Test func gridLinesAreCrispWholePixels() throws {
         let f = try RenderFixture()
         let paper = try Paper(pattern: .grid, spacing: 20, color: .black, margin: 0)

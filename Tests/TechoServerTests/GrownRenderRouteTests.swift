@@ -1,6 +1,6 @@
 // GET /api/pages/ID/render?height=H (docs/editor-api.md): an endless page drawn as it will be
-// once grown H page pixels tall, what the editor shows below its content; the same pixels as a
-// page of that fixed height with the same background, and refused by name on a fixed page, below
+// once grown H page pixels tall, what the editor shows below its content; the same pixels as the
+// page grown that tall by its content, and refused by name on a fixed page, below
 // the page's height, with `without`, or as a bad number.
 import Foundation
 import TechoCodecs
@@ -20,24 +20,29 @@ import Testing
     }
 
     @Test func theRegionBelowIsThePageGrownThatTall() throws {
-        let (s, png) = try served()
-        let stored = try s.client.get("/api/pages/p1")
-        guard case .number(let height)? = try json(stored)["height"] else {
-            Issue.record("no height in \(stored.text)")
-            return
+        let (s, _) = try served()
+        func height() throws -> Int {
+            let stored = try s.client.get("/api/pages/p1")
+            guard case .number(let h)? = try json(stored)["height"] else { throw CocoaError(.coderReadCorrupt) }
+            return Int(h)
         }
-        let r = try s.client.get("/api/pages/p1/render?scale=2&height=400&region=0,\(Int(height)),300,\(400 - Int(height))")
+        let h0 = try height()
+        // The page itself grown by content: an invisible stroke far below, then exported. (Its
+        // ruling starts at the top margin, so rows drawn before the growth stay where they were.)
+        _ = try s.techo("draw", s.journal.path, "p1", "--tool", "pencil", "--points", "150,383 151,383", "--opacity", "0")
+        let grown = try height()
+        #expect(grown > h0 + 100, "the page grew: \(h0) → \(grown)")
+        let out = s.dir.appendingPathComponent("grown.png")
+        _ = try s.techo("export", s.journal.path, "--page", "p1", "--scale", "2", "-o", out.path)
+        _ = try s.techo("undo", s.journal.path)
+        #expect(try height() == h0)
+        let r = try s.client.get("/api/pages/p1/render?scale=2&height=\(grown)&region=0,\(h0),300,\(grown - h0)")
         #expect(r.status == 200, "\(r.text)")
         let rect = (r.header("X-Techo-Region") ?? "").split(separator: ",").compactMap { Int($0) }
-        #expect(rect == [0, Int(height) * 2, 600, 800 - Int(height) * 2], "\(r.header("X-Techo-Region") ?? "none")")
-        // The same rows of a fixed page 400 px tall with the same background, exported.
-        _ = try s.techo("page", "add", s.journal.path, "--id", "tall", "--size", "300x400")
-        _ = try s.techo("background", s.journal.path, "tall", "--color", "#d8c3a0", "--image", png.path, "--opacity", "0.5", "--paper", "lines")
-        let out = s.dir.appendingPathComponent("tall.png")
-        _ = try s.techo("export", s.journal.path, "--page", "tall", "--scale", "2", "-o", out.path)
-        let whole = try ImageDecoder.decodeStraight([UInt8](try Data(contentsOf: out)), name: "tall.png").pixels
+        #expect(rect == [0, h0 * 2, 600, (grown - h0) * 2], "\(r.header("X-Techo-Region") ?? "none")")
+        let whole = try ImageDecoder.decodeStraight([UInt8](try Data(contentsOf: out)), name: "grown.png").pixels
         let part = try ImageDecoder.decodeStraight(r.body, name: "region").pixels
-        #expect(part.width == 600 && part.height == rect[3])
+        #expect(part.width == 600 && part.height == rect[3] && whole.height == grown * 2)
         var worst = 0
         for y in 0..<part.height {
             for x in 0..<part.width {
@@ -45,7 +50,7 @@ import Testing
                 for c in 0..<4 { worst = max(worst, abs(Int(part.bytes[a + c]) - Int(whole.bytes[b + c]))) }
             }
         }
-        #expect(worst <= 1, "the grown page's rows differ from the fixed page's by \(worst)")
+        #expect(worst <= 1, "the grown render's rows differ from the page grown by content by \(worst)")
     }
 
     @Test func aBadHeightIsRefusedByName() throws {

@@ -9,7 +9,21 @@ public struct PageSize: Hashable, Sendable, CustomStringConvertible {
     /// Height, pixels, or nil for `auto`. Default: A5 at 300 dpi, 2480.
     public var height: Double?
 
+    /// Whether a side is `auto` in the journal though fixed here (`fixing`): its paper
+    /// rulings keep an endless side's rule (from the margin, not centred). Not stored in a
+    /// journal; false for every size read or parsed.
+    public private(set) var endlessWidth = false, endlessHeight = false
+
     public init(width: Double?, height: Double?) { self.width = width; self.height = height }
+
+    /// `size` with both sides fixed at `width` and `height` (pixels): the page drawn at a size it
+    /// has or will have (the editor's renders of an endless page grown, or without what a
+    /// gesture moves), its `auto` sides still ruled as endless ones.
+    public init(fixing size: PageSize, width: Double, height: Double) {
+        self.width = width; self.height = height
+        endlessWidth = size.width == nil || size.endlessWidth
+        endlessHeight = size.height == nil || size.endlessHeight
+    }
 
     /// Named sizes in millimetres, portrait. `Hobonichi` is A6, `Weeks` 94×188 mm, `TN` the
     /// Traveler's notebook 110×210 mm.
