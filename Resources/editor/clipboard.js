@@ -11,6 +11,12 @@
 // marker naming this tab's copy, which a paste in this tab understands where that API is closed
 // (plain HTTP on a network address).
 //
+// On a tablet or phone without a keyboard the same three are buttons: Copy and Duplicate in the
+// selection's floating bar, Paste in the top bar (`[data-techo-action="copy|duplicate|paste"]`).
+// The Copy button takes the key's path without an event; the Paste button, which has no paste
+// event, reads the system clipboard itself (`navigator.clipboard.read`) where the page may, and
+// else pastes this tab's own last copy.
+//
 // A paste is one request (`POST …/paste`), one history step: at the pointer when it is over the
 // page (the group's centre under it), else 5 mm down and right of the last one (the first
 // paste on another page lands where the original was). The pasted things become the selection.
@@ -56,6 +62,10 @@ export class Clipboard {
     frame.addEventListener('pointermove', track);
     frame.addEventListener('pointerdown', track);
     frame.addEventListener('pointerleave', () => { this.pointer = null; });
+    for (const [name, fn] of [['copy', () => this.write(false, null)], ['duplicate', () => this.duplicate()], ['paste', () => this.pasteButton()]]) {
+      const b = doc.querySelector(`[data-techo-action=${name}]`);
+      if (b) b.addEventListener('click', fn);
+    }
     doc.addEventListener('copy', (e) => this.copy(e, false));
     doc.addEventListener('cut', (e) => this.copy(e, true));
     doc.addEventListener('paste', (e) => this.paste(e));
@@ -88,15 +98,24 @@ export class Clipboard {
   /** The copy and cut events: the selection's value to the system clipboard (a cut removes it, one step). */
   copy(e, cut) {
     if (this.leftToBrowser(e.target)) return;
+    this.write(cut, e);
+  }
+
+  /**
+   * Copies (or cuts) the selection, from the key's event `e` or, with `e` null, the Copy button:
+   * the server's value to the system clipboard, else kept for this tab.
+   */
+  write(cut, e) {
     const sel = this.selected();
     if (!sel) return;
     const editor = this.editor;
     const page = editor.state.pageId;
     // One writer to the system clipboard: the async Clipboard API where the page may use it (the
-    // event's own data would race it), else the event, with a marker naming this tab's copy.
+    // event's own data would race it), else the event, with a marker naming this tab's copy; a
+    // button has no event, so its copy is then this tab's alone.
     const async = !!(window.isSecureContext && navigator.clipboard && navigator.clipboard.write && typeof ClipboardItem === 'function');
     const stamp = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-    if (!async) {
+    if (!async && e) {
       e.preventDefault();
       if (e.clipboardData) e.clipboardData.setData('text/plain', JSON.stringify({ techo: CLIPBOARD_KIND, version: 1, held: stamp }));
     }
@@ -111,7 +130,7 @@ export class Clipboard {
       editor.view.say(`${cut ? 'cut' : 'copied'} ${describe(v)}`);
       return v;
     });
-    this.held = { stamp, value, local: false };
+    this.held = { stamp, value, local: !async && !e };
     value.catch(() => {});
     if (async) {
       const blob = value.then((v) => {
@@ -158,6 +177,46 @@ export class Clipboard {
       const at = this.pointer ? this.pointer.map(Math.round) : null;
       editor.panels.add.addFiles(files.map((f) => (f.name ? f : new File([f], 'pasted.png', { type: f.type }))), null, at);
     }
+  }
+
+  /**
+   * The Paste button: what the system clipboard holds (a techo copy, or a picture added as a
+   * sticker) where the page may read it, else this tab's own last copy, else the reason said.
+   */
+  async pasteButton() {
+    const editor = this.editor;
+    if (!editor.state.pageData) return;
+    const own = () => this.held && this.held.value.then((v) => v && this.place(v, JSON.stringify(v)), () => {});
+    let why = 'nothing to paste: copy a selection first';
+    if (window.isSecureContext && navigator.clipboard && navigator.clipboard.read) {
+      let items = null;
+      try {
+        items = await navigator.clipboard.read();
+      } catch (err) {
+        why = `the browser did not let the page read the clipboard (${err.message || err}); copy here first`;
+      }
+      if (items) {
+        for (const item of items) {
+          if (item.types.includes('text/plain')) {
+            const text = await (await item.getType('text/plain')).text();
+            const value = clipboardValue(text);
+            if (value && !value.held) return this.place(value, text);
+            if (value && this.held && this.held.stamp === value.held) return own();
+          }
+          const type = item.types.find((t) => /^image\//.test(t));
+          if (type) {
+            const blob = await item.getType(type);
+            return editor.panels.add.addFiles([new File([blob], `pasted.${type.slice(6).replace(/\W.*/, '') || 'png'}`, { type })], null, null);
+          }
+        }
+        // The clipboard holds nothing of ours: a copy it refused is still this tab's.
+        if (this.held && this.held.local) return own();
+        editor.view.say('the clipboard holds no copy from techo and no picture', { error: true });
+        return;
+      }
+    }
+    if (this.held) return own();
+    editor.view.say(why, { error: true });
   }
 
   /** Pastes `value` (its clipboard `text` names it): at the pointer, else offset; one step. */

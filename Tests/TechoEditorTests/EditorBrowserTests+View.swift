@@ -297,10 +297,12 @@ extension EditorBrowserTests {
             return rows.count
         }
         #expect(try check("[data-techo-tool]", "tool") == 12)
-        for a in ["undo", "redo", "export-png", "export-pdf", "share", "zoom-in", "zoom-out", "zoom-fit", "zoom-100"] {
+        for a in ["undo", "redo", "paste", "export-png", "export-pdf", "share", "zoom-in", "zoom-out", "zoom-fit", "zoom-100"] {
             #expect(try check("[data-techo-action=\(a)]", "action") == 1)
         }
-        for a in ["flip-h", "flip-v", "rotate", "raise", "lower", "delete"] { #expect(try check("[data-techo-action=\(a)]", "selection action") == 1) }
+        for a in ["flip-h", "flip-v", "rotate", "raise", "lower", "delete", "copy", "duplicate"] {
+            #expect(try check("[data-techo-action=\(a)]", "selection action") == 1)
+        }
         // The selection's actions beside the selection: their bar is within 24 px of the tomato's
         // frame with its handles (the rotate knob above, the corners), above or below, overlaps
         // it across, and covers none of the handles' 44 px targets.
