@@ -33,7 +33,7 @@ import { View } from './view.js';
 import { Widths } from './widths.js';
 import { Zoom } from './zoom.js';
 
-const SHORTCUTS = { v: 'select', p: 'pencil', h: 'highlighter', l: 'lasso', r: 'rect', o: 'ellipse', e: 'eraser', t: 'text' };
+const SHORTCUTS = { v: 'select', p: 'pencil', h: 'highlighter', l: 'lasso', r: 'rect', o: 'ellipse', e: 'eraser', t: 'text', w: 'washi' };
 
 class Editor {
   constructor() {

@@ -254,6 +254,26 @@ extension EditorBrowserTests {
 }
 
 extension EditorBrowserTests {
+    /// Each tool letter (real key presses) picks its tool, W washi and L the lasso among them;
+    /// the same letters typed into a text field stay text.
+    @Test func everyToolLetterPicksItsTool() throws {
+        let f = try EditorFixture()
+        try f.waitSettled()
+        let letters: [(String, String)] = [
+            ("p", "pencil"), ("h", "highlighter"), ("l", "lasso"), ("r", "rect"), ("o", "ellipse"), ("e", "eraser"), ("t", "text"),
+            ("w", "washi"), ("v", "select"),
+        ]
+        for (key, tool) in letters {
+            try f.tab.key(key, code: "Key\(key.uppercased())", keyCode: Int(key.uppercased().unicodeScalars.first!.value))
+            try f.tab.waitFor("techoEditor.tool.name === '\(tool)'", what: "\(key.uppercased()) picking \(tool)")
+            #expect(try f.tab.evaluate("document.querySelector('[data-techo-tool=\(tool)]').getAttribute('aria-pressed')") as? String == "true")
+        }
+        try f.tab.click("#text-new")
+        try f.tab.send("Input.insertText", ["text": "w"])
+        try f.tab.key("w", code: "KeyW", keyCode: 87)
+        #expect(try f.tab.evaluate("techoEditor.tool.name") as? String == "select", "a letter typed into a field is text")
+    }
+
     /// At each size every tool, colour and action is on screen, not covered, inside its bar or
     /// panel; the selection's actions sit beside the selection; the page takes most of the window.
     /// Screenshots are kept with the test artifacts, to be looked at.
