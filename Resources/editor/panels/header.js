@@ -16,7 +16,16 @@ export function headerPanel(doc, editor) {
       undo.disabled = !j.canUndo;
       redo.disabled = !j.canRedo;
       const index = j.pages.findIndex((p) => p.id === pageId);
-      label.textContent = index >= 0 ? `page ${index + 1} of ${j.pages.length}` : '';
+      // "page 2 of 5", or "2/5" where a phone's header has no room for more (style.css).
+      label.replaceChildren();
+      if (index >= 0) {
+        const long = doc.createElement('span'), short = doc.createElement('span');
+        long.className = 'long';
+        long.textContent = `page ${index + 1} of ${j.pages.length}`;
+        short.className = 'short';
+        short.textContent = `${index + 1}/${j.pages.length}`;
+        label.append(long, short);
+      }
     },
   };
 }
