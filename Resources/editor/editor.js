@@ -106,6 +106,7 @@ class Editor {
     });
     this.state.on('page', (data) => {
       this.drawnPixels.prepare(this.view.k);
+      if (this.tool.name === 'eraser') this.eraserReveal();
       this.showFrame();
       p.layers.show(data);
       p.selection.show();
@@ -171,6 +172,28 @@ class Editor {
     // The lasso keeps the selection (Shift adds to it); the other tools leave it.
     if (name !== 'select' && name !== 'lasso') { this.select(null); this.strokes.select(null); }
     this.widths.showFor(name);
+    if (name === 'eraser') this.eraserReveal();
+  }
+
+  /**
+   * What the pixel eraser reveals where it passes: the page drawn without its topmost ink layer
+   * and what lies over it (`render?without=INK&layer=below`, the layer the eraser clears), at
+   * the view's scale, fetched when the eraser is taken up and after each change while it is in
+   * hand; null until it has arrived, or when the page has no ink (the eraser then clears
+   * nothing). ink-preview.js draws the live stroke with it, so the trail looks like its render.
+   */
+  eraserReveal() {
+    const st = this.state, data = st.pageData;
+    const ink = data ? data.elements.filter((e) => e.type === 'ink').pop() : null;
+    const scale = this.view.scale;
+    const key = ink ? `${st.pageId}|${st.revision}|${ink.id}|${scale}` : '';
+    if (this.reveal && this.reveal.key === key) return this.reveal.image;
+    if (!ink || !(scale > 0)) { this.reveal = { key, image: null }; return null; }
+    const entry = this.reveal = { key, image: null, scale };
+    this.api.render(st.pageId, scale, ink.id, 'below')
+      .then((blob) => createImageBitmap(blob))
+      .then((img) => { if (this.reveal === entry) entry.image = img; }, () => { if (this.reveal === entry) this.reveal = null; });
+    return null;
   }
 
   select(id, { focus = true } = {}) {

@@ -88,8 +88,13 @@ export class InkPreview {
     this.onDrawn = null;
   }
 
-  /** Starts a stroke: the canvases cover the part of the page on screen, at the screen's resolution. */
-  begin(stroke) {
+  /**
+   * Starts a stroke: the canvases cover the part of the page on screen, at the screen's
+   * resolution. `reveal` (`{image, scale}`, the eraser's): the page as the eraser leaves it, at
+   * `scale` device pixels per page pixel; the eraser's trail is painted with it, so it shows what
+   * its render will (without one, a pale trail).
+   */
+  begin(stroke, reveal = null) {
     const v = this.view;
     const region = visibleRegion(v.frame.getBoundingClientRect(), v.stage.getBoundingClientRect(), v.page.width, v.page.height)
       || [0, 0, v.page.width, v.page.height];
@@ -108,9 +113,19 @@ export class InkPreview {
     this.transform = [s, -x0, -y0];
     this.stroke = stroke;
     const highlighter = stroke.tool === 'highlighter';
-    this.group.style.opacity = String(highlighter ? (stroke.opacity ?? HIGHLIGHTER_OPACITY) : stroke.tool === 'eraser' ? 0.75 : (stroke.opacity ?? 1));
+    const revealed = stroke.tool === 'eraser' && reveal && reveal.image;
+    this.group.style.opacity = String(highlighter ? (stroke.opacity ?? HIGHLIGHTER_OPACITY) : stroke.tool === 'eraser' ? (revealed ? 1 : 0.75) : (stroke.opacity ?? 1));
     this.group.style.mixBlendMode = highlighter ? 'multiply' : 'normal';
     this.color = stroke.tool === 'eraser' ? '#ffffff' : stroke.color;
+    // One pattern per canvas, in page pixels (the canvases' transform takes them to the screen's).
+    this.patterns = new Map();
+    if (revealed) {
+      for (const ctx of [this.inkCtx, this.tailCtx]) {
+        const pattern = ctx.createPattern(reveal.image, 'no-repeat');
+        pattern.setTransform(new DOMMatrix([1 / reveal.scale, 0, 0, 1 / reveal.scale, 0, 0]));
+        this.patterns.set(ctx, pattern);
+      }
+    }
     const points = stroke.points || [];
     this.pressure = stroke.tool === 'pencil' && points.length > 0 && points[0].length > 2;
     for (const ctx of [this.inkCtx, this.tailCtx]) this.reset(ctx, true);
@@ -125,7 +140,7 @@ export class InkPreview {
     if (clear) ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
     const [s, dx, dy] = this.transform;
     ctx.setTransform(s, 0, 0, s, dx, dy);
-    ctx.fillStyle = ctx.strokeStyle = this.color;
+    ctx.fillStyle = ctx.strokeStyle = (this.patterns && this.patterns.get(ctx)) || this.color;
     ctx.lineJoin = 'round';
   }
 

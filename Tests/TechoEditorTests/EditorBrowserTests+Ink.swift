@@ -283,6 +283,51 @@ extension EditorBrowserTests {
 
     // MARK: previews and widths
 
+    /// The pixel eraser's trail shows what its render will: the sticker under the ink layer
+    /// where it passes over it, the paper where it takes the blue stroke away (it used to be a
+    /// pale white band over everything).
+    @Test(arguments: inkSizes) func thePixelErasersTrailShowsWhatItReveals(size: (Int, Int)) throws {
+        let f = try EditorFixture(width: size.0, height: size.1)
+        try f.tool("eraser")
+        // What it reveals is fetched when the eraser is taken up.
+        try f.tab.waitFor("!!(techoEditor.reveal && techoEditor.reveal.image)", what: "what the eraser reveals")
+        // Across the tomato (under the ink layer), then down through the blue stroke.
+        let page = [(150.0, 250.0), (200, 252), (260, 250), (280, 440), (300, 628), (380, 622), (450, 612)]
+        var path: [(Double, Double)] = []
+        for (a, b) in zip(page, page.dropFirst()) {
+            for i in 0..<6 { let t = Double(i) / 6; path.append((a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t)) }
+        }
+        path.append(page.last!)
+        let screen = try path.map { try f.client($0.0, $0.1) }
+        let before = try f.strokes().count
+        try f.tab.pen(screen, lift: false)
+        let xs = screen.map(\.0), ys = screen.map(\.1)
+        let clip = (x: xs.min()! - 30, y: ys.min()! - 30, w: xs.max()! - xs.min()! + 60, h: ys.max()! - ys.min()! + 60)
+        try f.twoFrames()
+        let live = try f.tab.screenshot(x: clip.x, y: clip.y, w: clip.w, h: clip.h)
+        try f.tab.mouse("mouseReleased", screen.last!.0, screen.last!.1, clickCount: 1, pointerType: "pen", force: 0.6)
+        try f.waitForJournal("the eraser stroke") { try f.strokes().count == before + 1 }
+        try f.waitSettled()
+        let rendered = try f.tab.screenshot(x: clip.x, y: clip.y, w: clip.w, h: clip.h)
+        let dir = Fixtures.artifactsDirectory("editor")
+        try live.write(to: dir.appendingPathComponent("eraser-preview-\(size.0)x\(size.1)-live.png"))
+        try rendered.write(to: dir.appendingPathComponent("eraser-preview-\(size.0)x\(size.1)-render.png"))
+        let a = try ImageDecoder.decodeStraight([UInt8](live), name: "live").pixels
+        let b = try ImageDecoder.decodeStraight([UInt8](rendered), name: "render").pixels
+        // Over every pixel of the clip: how far the live trail is from the render after it.
+        var sum = 0.0, far = 0
+        let count = min(a.bytes.count, b.bytes.count) / 4
+        for i in 0..<count {
+            var d = 0
+            for c in 0..<3 { d = max(d, abs(Int(a.bytes[i * 4 + c]) - Int(b.bytes[i * 4 + c]))) }
+            sum += Double(d)
+            if d > 48 { far += 1 }
+        }
+        let mean = sum / Double(max(1, count))
+        print("eraser preview vs render at \(size.0)x\(size.1): mean \(String(format: "%.2f", mean)), \(far) of \(count) px far apart")
+        #expect(mean < 2.5 && Double(far) < Double(count) * 0.01, "\(size): the eraser's trail differs from its render by \(mean) on average, \(far) px far")
+    }
+
     /// The stroke in progress looks like its render: the highlighter at its render's colour (it
     /// used to darken on release), a pencil with pressure, and a stroke drawn zoomed in (it used
     /// to preview soft, at the fitted resolution).

@@ -22,7 +22,9 @@ export function freehandTool(name, editor) {
         d.stroke = { tool: name, width: style.width, points: [] };
         if (name !== 'eraser') d.stroke.color = name === 'highlighter' ? style.highlighterColor || style.color : style.color;
         add(d, e.samples);
-        editor.ink.begin(d.stroke);
+        // The eraser's trail shows what it reveals (editor.js's eraserReveal), not a colour.
+        const reveal = name === 'eraser' ? editor.eraserReveal() : null;
+        editor.ink.begin(d.stroke, reveal ? { image: reveal, scale: editor.reveal.scale } : null);
         editor.ink.update(e.predicted);
       },
       onPointerMove(e, tool) {
