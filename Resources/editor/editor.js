@@ -303,9 +303,9 @@ class Editor {
   commitWashi(from, to) {
     return this.change(async () => {
       const r = await this.api.addElement(this.state.pageId, { type: 'washi', from, to, width: this.washiWidth(), color: this.washiColor() });
-      await this.refresh(() => this.view.clearOverlay());
+      await this.refresh(() => { this.view.clearOverlay(); this.ink.clear(); });
       // The washi tool stays in hand for the next strip, as the pens do.
-    }, () => this.view.clearOverlay());
+    }, () => { this.view.clearOverlay(); this.ink.clear(); });
   }
 
   openPage(id) {

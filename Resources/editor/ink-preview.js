@@ -115,7 +115,8 @@ export class InkPreview {
     const highlighter = stroke.tool === 'highlighter';
     const revealed = stroke.tool === 'eraser' && reveal && reveal.image;
     this.group.style.opacity = String(highlighter ? (stroke.opacity ?? HIGHLIGHTER_OPACITY) : stroke.tool === 'eraser' ? (revealed ? 1 : 0.75) : (stroke.opacity ?? 1));
-    this.group.style.mixBlendMode = highlighter ? 'multiply' : 'normal';
+    // The highlighter and washi tape are multiplied onto the page, as the renderer lays them.
+    this.group.style.mixBlendMode = highlighter || stroke.tool === 'washi' ? 'multiply' : 'normal';
     this.color = stroke.tool === 'eraser' ? '#ffffff' : stroke.color;
     // One pattern per canvas, in page pixels (the canvases' transform takes them to the screen's).
     this.patterns = new Map();
@@ -184,7 +185,7 @@ export class InkPreview {
     else { ctx.moveTo(x0, y0); ctx.lineTo(x1, y1); }
     if (st.fill && (st.tool === 'rect' || st.tool === 'ellipse')) { ctx.fillStyle = st.fill; ctx.fill(); }
     ctx.lineWidth = st.width;
-    ctx.lineCap = 'round';
+    ctx.lineCap = st.tool === 'washi' ? 'butt' : 'round';
     ctx.setLineDash(st.dash || (st.tool === 'dash' ? [3 * st.width, 3 * st.width] : []));
     ctx.lineDashOffset = 0;
     ctx.stroke();

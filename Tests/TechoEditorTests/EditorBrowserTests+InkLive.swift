@@ -208,6 +208,38 @@ extension EditorBrowserTests {
             try f.waitForJournal("\(tool) undone") { try f.strokes().count == before }
             try f.waitSettled()
         }
+        // Washi tape: its strip in the tape's translucent colour, multiplied onto the page (it
+        // previewed as a line on the older overlay, neither multiplied nor at this resolution).
+        // At the fitted zoom, so the clip holds the strip's long edges (its width) too.
+        try f.tab.key("0", code: "Digit0", keyCode: 48, modifiers: 2)
+        try f.waitZoom("fitted", "Math.abs(z - 1) < 0.01")
+        try f.waitSettled()
+        try f.tool("washi")
+        let stage = try f.tab.box("#stage")
+        let k = try f.tab.number("techoEditor.view.k")
+        let w = min(stage.w, 600) * 0.3, cx = stage.x + stage.w / 2, cy = stage.y + stage.h / 2
+        let a = (cx - w, cy), b = (cx + w, cy)
+        func tapes() throws -> Int { ((try f.pageJSON()["elements"] as? [[String: Any]]) ?? []).filter { $0["type"] as? String == "washi" }.count }
+        let before = try tapes()
+        try Self.drawDrag(f, size: size, a, b, lift: false)
+        try f.twoFrames()
+        // The strip's middle: its ends are the render's own (torn or zigzag, seeded by its id).
+        let half = 15 / 25.4 * 300 / 2 * k
+        let clip = (x: cx - w * 0.7, y: cy - half - 20, w: 1.4 * w, h: 2 * half + 40)
+        let live = try f.tab.screenshot(x: clip.x, y: clip.y, w: clip.w, h: clip.h)
+        try Self.lift(f, size: size, at: b)
+        try f.waitForJournal("the tape") { try tapes() == before + 1 }
+        try f.waitSettled()
+        try f.waitSharp()
+        try f.twoFrames()
+        let rendered = try f.tab.screenshot(x: clip.x, y: clip.y, w: clip.w, h: clip.h)
+        try live.write(to: dir.appendingPathComponent("shape-preview-washi-\(size.0)x\(size.1)-live.png"))
+        try rendered.write(to: dir.appendingPathComponent("shape-preview-washi-\(size.0)x\(size.1)-render.png"))
+        let (mean, n) = try Shot(live).meanDifference(try Shot(rendered))
+        print("shape preview vs render, washi at \(size.0)x\(size.1): mean \(String(format: "%.1f", mean)) over \(n) px")
+        #expect(n > 200, "\(size) washi: the tape was not on screen")
+        // (0.5–0.7 measured; the old overlay's line, unmultiplied, 4.5–4.7.)
+        #expect(mean < 2, "\(size) washi: the preview differs from the render by \(mean) per pixel on average")
     }
 
     // MARK: endless pages

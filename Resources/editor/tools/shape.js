@@ -1,7 +1,7 @@
 // Two-point tools: the ruler line, the dashed line, the rectangle and the ellipse (with the
 // fill colour when "fill" is on), and washi tape, which lays a strip from where the pointer went
-// down to where it came up. Shift keeps a line to multiples of 15°. The shapes preview on the
-// live ink canvas by the renderer's rule (ink-preview.js `shape`); on an endless page the view
+// down to where it came up. Shift keeps a line to multiples of 15°. The shapes and the tape
+// preview on the live ink canvas by the renderer's rule (ink-preview.js `shape`); on an endless page the view
 // grows under the shape's end as it does under the pen.
 
 import { Tool } from './tool.js';
@@ -17,15 +17,14 @@ export function shapeTool(name, editor) {
         d.pointer = e.id;
         d.from = [round(e.x), round(e.y)];
         d.to = d.from;
-        // The shapes preview by their render's rule (ink-preview.js), washi as its strip's line.
-        if (name !== 'washi') editor.ink.begin(stroke(name, editor, d));
+        // Each previews by its render's rule (ink-preview.js): washi as its strip, multiplied.
+        editor.ink.begin(stroke(name, editor, d));
       },
       onPointerMove(e, tool) {
         const d = tool.data;
         if (e.id !== d.pointer) return;
         d.to = end(d.from, e);
-        if (name === 'washi') editor.view.drawStroke(preview(name, editor, d));
-        else editor.ink.shape(stroke(name, editor, d));
+        editor.ink.shape(stroke(name, editor, d));
         // On an endless page the view grows under the shape's end, as under the pen.
         editor.growPage(d.to);
       },
@@ -48,15 +47,13 @@ export function shapeTool(name, editor) {
 }
 
 function stroke(name, editor, d) {
+  // Washi: its strip, the tape's colour (translucent) and width, square-cut (its torn or zigzag
+  // ends are the render's, seeded by the id it gets).
+  if (name === 'washi') return { tool: 'washi', color: editor.washiColor(), width: editor.washiWidth(), from: d.from, to: d.to };
   const style = editor.style;
   const s = { tool: name, color: style.color, width: style.width, from: d.from, to: d.to };
   if (style.fill && (name === 'rect' || name === 'ellipse')) s.fill = style.color;
   return s;
-}
-
-/** Washi's preview: its strip as a line of its colour and width. */
-function preview(name, editor, d) {
-  return { tool: 'line', color: editor.washiColor(), width: editor.washiWidth(), from: d.from, to: d.to };
 }
 
 function end(from, e) {
