@@ -29,12 +29,27 @@ public final class AssetStaging: @unchecked Sendable {
     private var files: [AssetRef: URL] = [:]
 
     /// A new, empty staging folder beside `journal`; nil when none can be made there (a folder
-    /// the process may not write): the command then copies from the source files.
+    /// the process may not write): the command then copies from the source files. Folders a
+    /// killed command left beside it (their process gone) are removed first.
     public init?(beside journal: URL) {
         let dest = journal.standardizedFileURL
+        AssetStaging.removeStale(beside: dest)
         folder = dest.deletingLastPathComponent()
             .appendingPathComponent("\(FileIO.tempPrefix)\(dest.lastPathComponent)-import-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         guard mkdir(folder.path, 0o700) == 0 else { return nil }
+    }
+
+    /// Removes the staging folders a killed command left beside `journal`
+    /// (`.tmp-NAME-import-PID-N` whose process is gone). Those of a live process, maybe another
+    /// build running now, stay.
+    static func removeStale(beside journal: URL) {
+        let dir = journal.deletingLastPathComponent()
+        let prefix = "\(FileIO.tempPrefix)\(journal.lastPathComponent)-import-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { try? FileManager.default.removeItem(at: dir.appendingPathComponent(name)) }
+        }
     }
 
     /// Writes `bytes`, whose SHA-256 the caller vouches is `ref.sha256`, as the staged file of
