@@ -77,33 +77,25 @@ extension EditorServer {
     /// A body's list of stroke ids (`strokes`): strings, at most `GroupEdits.maxStrokeIDs`,
     /// each listed once; an empty list is refused. Unknown ids are the edit's to report.
     func strokeIDs(_ node: JSONNode?) -> [String]? {
-        guard let node else { return nil }
-        if case .array(let items) = node.value, items.count > GroupEdits.maxStrokeIDs {
-            node.report("\(items.count) ids is over the limit of \(GroupEdits.maxStrokeIDs)")
-            return nil
-        }
-        guard let items = node.array() else { return nil }
-        if items.isEmpty { node.report("expected at least one stroke id (leave strokes out for none)") }
-        var seen = Set<String>()
-        var ids: [String] = []
-        for item in items {
-            guard let s = item.string() else { continue }
-            if !seen.insert(s).inserted { item.report("'\(s.prefix(64))' is listed twice") }
-            ids.append(s)
-        }
-        return ids
+        groupIDList(node, max: GroupEdits.maxStrokeIDs, empty: "expected at least one stroke id (leave strokes out for none)")
     }
 
     /// A body's list of element ids (`elements`): strings, at most `GroupEdits.maxIDs` of them,
     /// each listed once; an empty list is refused. Unknown ids are the edit's to report.
     func elementIDs(_ node: JSONNode?) -> [String]? {
+        groupIDList(node, max: GroupEdits.maxIDs, empty: "expected at least one element id")
+    }
+
+    /// A list of at most `max` distinct id strings at `node`, each problem reported on it
+    /// (`empty` when there are none); nil when the node is absent or not a list.
+    private func groupIDList(_ node: JSONNode?, max: Int, empty: String) -> [String]? {
         guard let node else { return nil }
-        if case .array(let items) = node.value, items.count > GroupEdits.maxIDs {
-            node.report("\(items.count) ids is over the limit of \(GroupEdits.maxIDs)")
+        if case .array(let items) = node.value, items.count > max {
+            node.report("\(items.count) ids is over the limit of \(max)")
             return nil
         }
         guard let items = node.array() else { return nil }
-        if items.isEmpty { node.report("expected at least one element id") }
+        if items.isEmpty { node.report(empty) }
         var seen = Set<String>()
         var ids: [String] = []
         for item in items {

@@ -318,9 +318,11 @@ extension EditorBrowserTests {
         }
         #expect(try check("[data-techo-tool]", "tool") == 12)
         // Which page is open reads whole in the header, not clipped to a letter ("p…").
-        let label = try f.tab.evaluate(
-            "(() => { const l = document.getElementById('page-label'); return [l.innerText.trim(), l.scrollWidth - l.clientWidth]; })()") as? [Any] ?? []
-        #expect(label.count == 2 && ["page 1 of 2", "1/2"].contains(label[0] as? String ?? "") && (number(label[1]) ?? 99) <= 1,
+        let label =
+            try f.tab.evaluate(
+                "(() => { const l = document.getElementById('page-label'); return [l.innerText.trim(), l.scrollWidth - l.clientWidth]; })()") as? [Any] ?? []
+        #expect(
+            label.count == 2 && ["page 1 of 2", "1/2"].contains(label[0] as? String ?? "") && (number(label[1]) ?? 99) <= 1,
             "\(width)x\(height): the page label shows \(label)")
         for a in ["undo", "redo", "paste", "export-png", "export-pdf", "share", "zoom-in", "zoom-out", "zoom-fit", "zoom-100"] {
             #expect(try check("[data-techo-action=\(a)]", "action") == 1)
