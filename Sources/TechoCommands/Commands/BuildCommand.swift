@@ -82,10 +82,9 @@ enum BuildCommand: TechoCommand {
         var leftToRender: Set<String> = []
         let env = ManifestEnvironment(
             imageSizeOfBytes: { url, bytes in
-                let info: ImageInfo
+                let info = try probes == nil ? ImageProbe.check(bytes, name: url.path) : ImageDecoder.info(of: bytes, name: url.path)
+                let gps = !keepGPS && ImageMetadata.containsGPS(bytes, format: info.format)
                 if let probes {
-                    info = try ImageDecoder.info(of: bytes, name: url.path)
-                    let gps = !keepGPS && ImageMetadata.containsGPS(bytes, format: info.format)
                     // A picture stored as read, that the render decodes whole (JPEG, PNG): its
                     // decode is its check. A GPS-cleaned copy is not the file the check reads.
                     if rendersPixels && !gps && (info.format == .jpeg || info.format == .png) {
@@ -93,10 +92,8 @@ enum BuildCommand: TechoCommand {
                     } else {
                         probes.check(bytes, name: url.path)
                     }
-                } else {
-                    info = try ImageProbe.check(bytes, name: url.path)
                 }
-                if !keepGPS && ImageMetadata.containsGPS(bytes, format: info.format) {
+                if gps {
                     let clean = try ImageMetadata.removingGPS(bytes, format: info.format, file: url.path)
                     cleaned[url.path] = try stageClean(clean, ext: info.format.fileExtension, staging: staging, scratch: scratch)
                 }
