@@ -43,6 +43,12 @@ size_t libdeflate_deflate_compress_bound(struct libdeflate_compressor *a0, size_
     return fn(a0, a1);
 }
 
+enum libdeflate_result libdeflate_deflate_decompress(struct libdeflate_decompressor *a0, const void *a1, size_t a2, void *a3, size_t a4, size_t *a5) {
+    static __typeof__(&libdeflate_deflate_decompress) fn;
+    TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_DEFLATE, "libdeflate_deflate_decompress");
+    return fn(a0, a1, a2, a3, a4, a5);
+}
+
 void libdeflate_free_compressor(struct libdeflate_compressor *a0) {
     static __typeof__(&libdeflate_free_compressor) fn;
     TECHO_LAZY_RESOLVE(fn, TECHO_LAZY_DEFLATE, "libdeflate_free_compressor");

@@ -98,6 +98,45 @@ public enum PNGEncoder {
         }
     }
 
+    /// The rows of each band an opaque (or, with `opaque` false, a translucent) image
+    /// `width` × `height` is compressed in: the parts of a file `patched` can keep or remake.
+    public static func bands(width: Int, height: Int, opaque: Bool = true) -> [Range<Int>] {
+        let rows = PNGWriter.bandRows(width: width, channels: opaque ? 3 : 4)
+        return stride(from: 0, to: height, by: rows).map { $0..<min(height, $0 + rows) }
+    }
+
+    /// The file `encode(_:dpi:level:)` (the adaptive filter) writes for a new opaque image of
+    /// `width` × `height`, made from `old`, that file for an earlier image of the same size,
+    /// dpi and level, when only the rows of bands `changed` (indices into `bands`) differ: those
+    /// bands are encoded again from `rows`, which holds, full width, the new image's rows from
+    /// `firstRow` on (at least every row of those bands and the row just above the first); the
+    /// other bands are kept as they are in `old`. Nil when `old` is not such a file (chunks it
+    /// has besides the encoder's are passed over), or `rows` is not opaque or lacks those rows.
+    public static func patched(
+        _ old: [UInt8], width: Int, height: Int, changed: Range<Int>, rows: Pixmap?, firstRow: Int, dpi: Double?, level: Int = 6
+    ) -> [UInt8]? {
+        let all = bands(width: width, height: height)
+        guard changed.lowerBound >= 0, changed.upperBound <= all.count else { return nil }
+        var need = 0..<0
+        if !changed.isEmpty {
+            need = max(0, all[changed.lowerBound].lowerBound - 1)..<all[changed.upperBound - 1].upperBound
+            guard let rows, rows.width == width, firstRow <= need.lowerBound, firstRow + rows.height >= need.upperBound, rows.isOpaque else { return nil }
+        }
+        let ppm = pixelsPerMetre(dpi)
+        guard let old = PNGWriter.keptBands(of: old, width: width, height: height, channels: 3, level: checked(level), ppm: ppm) else { return nil }
+        var kept: [Int: PNGWriter.KeptBand] = [:]
+        for b in old.indices where !changed.contains(b) { kept[b] = old[b] }
+        let empty = Pixmap(width: 1, height: 1)
+        return (rows ?? empty).data.withUnsafeBufferPointer { px in
+            let src = px.baseAddress!
+            return PNGWriter.encode(width: width, height: height, channels: 3, level: level, filter: .adaptive, ppm: ppm, kept: kept) { y, out in
+                precondition(need.contains(y), "patched: row \(y) of a kept band asked for")
+                let row = src + (y - firstRow) * width * 4
+                for x in 0..<width { out[3 * x] = row[4 * x]; out[3 * x + 1] = row[4 * x + 1]; out[3 * x + 2] = row[4 * x + 2] }
+            }
+        }
+    }
+
     /// The same file through libpng (zlib at `level`): the reference the writer is tested
     /// against, and the baseline of the benchmarks. Same parameters as `encode(_:dpi:level:filter:name:)`.
     public static func encodeWithLibPNG(

@@ -14,14 +14,29 @@ enum PNGWriter {
     /// window costs little, small enough to share out over cores.
     static let bandBytes = 1 << 21
 
+    /// Rows per band of an image `width` pixels wide with `channels` channels.
+    static func bandRows(width: Int, channels: Int) -> Int { max(1, bandBytes / (width * channels + 1)) }
+
+    /// A band of a PNG this writer made, kept as it is in the file: its piece of the deflate
+    /// stream (continuable unless it is the last band) and the Adler-32 and length of the
+    /// filtered bytes it decompresses to.
+    struct KeptBand {
+        var piece: [UInt8]
+        var adler: UInt32
+        var count: Int
+    }
+
     /// Encodes `height` rows; `row(y, out)` writes row y's packed bytes (width × channels).
+    /// Bands in `kept` are taken as they are, not filtered nor compressed (their rows are not
+    /// asked for, but for the row just above a band that is made): the file is the one all
+    /// rows would give when each kept band holds what those rows compress to.
     static func encode(
         width: Int, height: Int, channels: Int, level: Int, filter: PNGEncoder.Filter, ppm: UInt32,
-        bandRows: Int? = nil, row: (Int, UnsafeMutablePointer<UInt8>) -> Void
+        bandRows: Int? = nil, kept: [Int: KeptBand] = [:], row: (Int, UnsafeMutablePointer<UInt8>) -> Void
     ) -> [UInt8] {
         precondition(channels == 3 || channels == 4, "PNG channels must be 3 or 4")
         let stride = width * channels
-        let rows = bandRows ?? max(1, bandBytes / (stride + 1))
+        let rows = bandRows ?? Self.bandRows(width: width, channels: channels)
         let bands = (height + rows - 1) / rows
         var pieces = [[UInt8]](repeating: [], count: bands)
         var adlers = [(UInt32, Int)](repeating: (1, 0), count: bands)
@@ -29,6 +44,11 @@ enum PNGWriter {
             adlers.withUnsafeMutableBufferPointer { adlerOut in
                 let piecesBase = piecesOut.baseAddress!, adlerBase = adlerOut.baseAddress!
                 DispatchQueue.concurrentPerform(iterations: bands) { b in
+                    if let k = kept[b] {
+                        piecesBase[b] = k.piece
+                        adlerBase[b] = (k.adler, k.count)
+                        return
+                    }
                     let y0 = b * rows, y1 = min(height, y0 + rows)
                     let filtered = filterBand(y0: y0, y1: y1, stride: stride, bpp: channels, filter: filter, row: row)
                     let compressed = deflate(filtered, level: level)
@@ -62,6 +82,80 @@ enum PNGWriter {
         }
         chunk("IEND", [], into: &png)
         return png
+    }
+
+    /// The bands of `png`, a file `encode` wrote for an image of this size, channel count,
+    /// level and pixel density (any other chunk, such as a render stamp, is passed over), each
+    /// decompressed once to learn its Adler-32 and checked to hold exactly its rows' bytes and
+    /// to end where the stream's Adler-32 says. Nil when `png` is not such a file.
+    static func keptBands(of png: [UInt8], width: Int, height: Int, channels: Int, level: Int, ppm: UInt32) -> [KeptBand]? {
+        guard width > 0, height > 0, png.count > 8, png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
+        var ihdr = be32(UInt32(width)) + be32(UInt32(height))
+        ihdr += [8, channels == 4 ? 6 : 2, 0, 0, 0]
+        var idats: [Range<Int>] = []
+        var sawIHDR = false, sawPHYs = false, ended = false
+        var at = 8
+        while at + 12 <= png.count, !ended {
+            let length = Int(png[at]) << 24 | Int(png[at + 1]) << 16 | Int(png[at + 2]) << 8 | Int(png[at + 3])
+            guard length <= png.count - at - 12 else { return nil }
+            let type = String(decoding: png[(at + 4)..<(at + 8)], as: UTF8.self)
+            let data = (at + 8)..<(at + 8 + length)
+            switch type {
+            case "IHDR":
+                guard !sawIHDR, Array(png[data]) == ihdr else { return nil }
+                sawIHDR = true
+            case "pHYs":
+                guard Array(png[data]) == be32(ppm) + be32(ppm) + [1] else { return nil }
+                sawPHYs = true
+            case "IDAT": idats.append(data)
+            case "IEND": ended = true
+            default: break
+            }
+            at += 12 + length
+        }
+        let stride = width * channels, rows = bandRows(width: width, channels: channels)
+        let bands = (height + rows - 1) / rows
+        guard sawIHDR, ended, sawPHYs == (ppm > 0), idats.count == bands else { return nil }
+        let zlibHeader: [UInt8] = [0x78, level >= 7 ? 0xDA : level >= 6 ? 0x9C : level >= 2 ? 0x5E : 0x01]
+        guard png[idats[0]].starts(with: zlibHeader), idats[bands - 1].count >= (bands == 1 ? 6 : 4) else { return nil }
+        var out = [KeptBand?](repeating: nil, count: bands)
+        out.withUnsafeMutableBufferPointer { o in
+            let base = o.baseAddress!
+            DispatchQueue.concurrentPerform(iterations: bands) { b in
+                var r = idats[b]
+                if b == 0 { r = (r.lowerBound + 2)..<r.upperBound }
+                if b == bands - 1 { r = r.lowerBound..<(r.upperBound - 4) }
+                let piece = Array(png[r])
+                let count = (min(height, (b + 1) * rows) - b * rows) * (stride + 1)
+                // A band but the last ends its piece unfinished: an empty final block ends it.
+                let whole = b == bands - 1 ? piece : piece + [0x03, 0x00]
+                guard let adler = inflatedAdler(whole, count: count) else { return }
+                base[b] = KeptBand(piece: piece, adler: adler, count: count)
+            }
+        }
+        let kept = out.compactMap { $0 }
+        guard kept.count == bands else { return nil }
+        var adler = kept[0].adler
+        for k in kept.dropFirst() { adler = combineAdler32(adler, k.adler, k.count) }
+        let t = idats[bands - 1].upperBound
+        guard be32(adler) == Array(png[(t - 4)..<t]) else { return nil }
+        return kept
+    }
+
+    /// The Adler-32 of what the raw deflate stream `stream` decompresses to, when that is
+    /// exactly `count` bytes; nil otherwise.
+    private static func inflatedAdler(_ stream: [UInt8], count: Int) -> UInt32? {
+        guard let d = libdeflate_alloc_decompressor() else { return nil }
+        defer { libdeflate_free_decompressor(d) }
+        var written = 0
+        var out = [UInt8](unsafeUninitializedCapacity: count) { _, n in n = count }
+        let result = stream.withUnsafeBytes { src in
+            out.withUnsafeMutableBytes { dst in
+                libdeflate_deflate_decompress(d, src.baseAddress, src.count, dst.baseAddress, dst.count, &written)
+            }
+        }
+        guard result == LIBDEFLATE_SUCCESS, written == count else { return nil }
+        return out.withUnsafeBytes { UInt32(libdeflate_adler32(1, $0.baseAddress, $0.count)) }
     }
 
     /// Rows y0..<y1 packed and filtered: one filter-type byte then `stride` bytes per row.

@@ -86,8 +86,14 @@ public enum Exporter {
     /// export would write (its stamp holds the page's render key and the file's digest) is
     /// neither rendered nor written. `beforeCommit` runs once every page is staged and before any
     /// output file is put in place; if it throws, nothing is written and its error is thrown.
+    ///
+    /// `previous` holds, by page id, pages as they were before an edit (`techo build` gives the
+    /// journal's pages before it changed them): a PNG page whose file is still what techo wrote
+    /// for its previous version is made from that file, its bands of rows no change reaches kept
+    /// and the others rendered again (`BandPatch`); the file is the one a whole render writes.
     public static func run(
         pages: [Page], outputs: [URL], title: String, settings: ExportSettings, renderer: PageRenderer,
+        previous: [String: Page] = [:],
         showProgress: Bool = false, err: (String) -> Void = { _ in }, beforeCommit: () throws -> Void = {}
     ) throws -> [URL] {
         precondition(settings.format == .pdf ? outputs.count == 1 : outputs.count == pages.count, "one output per page")
@@ -100,6 +106,8 @@ public enum Exporter {
         var warnings: [String] = []
         var done = 0
         var unchanged = 0
+        // Pages made from their previous file, and the bands they made again of all their bands.
+        var patched = (pages: 0, redone: 0, bands: 0)
         var next = 0
         // Seconds per phase, summed over pages: render (decode included), encode, write.
         var phase = (render: 0.0, encode: 0.0, write: 0.0)
@@ -170,13 +178,35 @@ public enum Exporter {
                         lock.unlock()
                         continue
                     }
+                    let threads = max(1, renderer.composeThreads / workers)
+                    if settings.format == .png, !settings.force, let before = previous[page.id] {
+                        let t0 = ContinuousClock.now
+                        if let patch = try BandPatch.png(
+                            of: page, before: before, scale: scale, settings: settings, output: outputs[i], renderer: renderer, threads: threads)
+                        {
+                            let rendering = seconds(since: t0)
+                            let t1 = ContinuousClock.now
+                            let s = try StagedFile.stage(RenderStamp.stampPNG(patch.bytes, key: key), as: outputs[i])
+                            lock.lock()
+                            staged[i] = s
+                            phase.render += rendering
+                            phase.write += seconds(since: t1)
+                            patched.pages += 1
+                            patched.redone += patch.redone
+                            patched.bands += patch.bands
+                            warnings += patch.warnings.map { "page \(page.id): \($0)" }
+                            done += 1
+                            if showProgress { err("\rtecho: exported \(done)/\(pages.count) pages") }
+                            lock.unlock()
+                            continue
+                        }
+                    }
                     let t0 = ContinuousClock.now
                     // Each page is rendered once: nothing of it is kept for a next render. The
                     // pages rendered at once share the cores: with a page per core, each page is
                     // composed by its own thread alone, which is as fast and holds one element's
                     // drawing at a time instead of those of workers running ahead.
-                    let rendered = try renderer.render(
-                        page, scale: scale, keepDrawings: false, threads: max(1, renderer.composeThreads / workers))
+                    let rendered = try renderer.render(page, scale: scale, keepDrawings: false, threads: threads)
                     let rendering = seconds(since: t0)
                     let t1 = ContinuousClock.now
                     var encoding = 0.0
@@ -226,6 +256,10 @@ public enum Exporter {
                 String(
                     format: "techo: timings: pages %d, jobs %d, unchanged %d, wall %.4f s, render %.4f s, decode %.4f s, encode %.4f s, write %.4f s\n",
                     pages.count, workers, unchanged, seconds(since: started), phase.render, decode, phase.encode, phase.write))
+            if patched.pages > 0 {
+                // A patched page's render includes its encode (the bands made again).
+                err("techo: timings: patched \(patched.pages) pages, \(patched.redone) of \(patched.bands) bands made again\n")
+            }
         }
         if let (_, first) = errors.min(by: { $0.0 < $1.0 }) {
             StagedFile.discard(staged.compactMap { $0 })

@@ -55,13 +55,24 @@ public enum RenderStamp {
     /// larger than 1 GiB, truncated, edited, another program's file) is false, never an error.
     public static func matches(_ url: URL, key: [UInt8], format: ExportFormat) -> Bool {
         guard format != .pdf, let bytes = readRegularFile(url.path) else { return false }
-        guard let (range, text) = format == .png ? pngStamp(bytes) : jpegStamp(bytes) else { return false }
+        return unstamped(bytes, key: key, format: format) != nil
+    }
+
+    /// The file at `url` without its stamp (the bytes the encoder wrote), when it is the PNG or
+    /// JPEG techo wrote with render key `key`, untouched (as `matches`); nil otherwise.
+    static func unstamped(_ url: URL, key: [UInt8], format: ExportFormat) -> [UInt8]? {
+        guard format != .pdf, let bytes = readRegularFile(url.path) else { return nil }
+        return unstamped(bytes, key: key, format: format)
+    }
+
+    /// `bytes` without their stamp, when it holds key `key` and the digest of the rest.
+    private static func unstamped(_ bytes: [UInt8], key: [UInt8], format: ExportFormat) -> [UInt8]? {
+        guard let (range, text) = format == .png ? pngStamp(bytes) : jpegStamp(bytes) else { return nil }
         let fields = text.split(separator: " ")
-        guard fields.count == 2, fields[0] == "key=" + LoadedObjects.hex(key), fields[1].hasPrefix("sha256=") else { return false }
-        let h = SHA256()
-        h.update(bytes[..<range.lowerBound])
-        h.update(bytes[range.upperBound...])
-        return fields[1].dropFirst(7) == LoadedObjects.hex(h.finalize())
+        guard fields.count == 2, fields[0] == "key=" + LoadedObjects.hex(key), fields[1].hasPrefix("sha256=") else { return nil }
+        var rest = Array(bytes[..<range.lowerBound])
+        rest += bytes[range.upperBound...]
+        return fields[1].dropFirst(7) == LoadedObjects.hex(digest(rest)) ? rest : nil
     }
 
     /// The stamp chunk's bytes and its text, when the PNG has exactly one.

@@ -136,8 +136,11 @@ enum BuildCommand: TechoCommand {
         // A picture measured from bytes read again (its record vouched for the file, not its
         // size) was not staged: it is checked as before.
         for path in leftToRender { batch.check(file: URL(fileURLWithPath: path), name: path) }
+        // The journal's pages before this build: a page file still as techo wrote it for its
+        // page's old version is patched, not rendered whole (Exporter's `previous`).
+        var oldPages: [String: Page]?
         do {
-            let oldPages = try existing?.read().pages
+            oldPages = try existing?.read().pages
             for (i, page) in build.pages.enumerated() {
                 try page.checkElementCount(file: "\(manifestArg.text): pages[\(i)].elements", limits: env.limits)
                 do { try PageEdits.check(page, was: oldPages?[page.id]) } catch {
@@ -221,7 +224,7 @@ enum BuildCommand: TechoCommand {
             try ExportCommand.export(
                 chosen, total: chosen.count, title: build.journal.title, args: args,
                 defaultFolder: folder.appendingPathComponent(name + "-pages"),
-                renderer: renderer, io: io,
+                renderer: renderer, io: io, previous: oldPages ?? [:],
                 beforeCommit: {
                     // Every page is drawn: a picture not decoded whole is checked now.
                     batch.renderEnded()

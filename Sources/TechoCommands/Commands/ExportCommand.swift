@@ -90,7 +90,7 @@ enum ExportCommand: TechoCommand {
     /// Shared by export and build: decides the outputs from -o/--format/--scale and writes them.
     static func export(
         _ chosen: [(position: Int, page: Page)], total: Int, title: String, args: ParsedArguments, defaultFolder: URL,
-        renderer: PageRenderer, io: CommandIO, beforeCommit: () throws -> Void = {}
+        renderer: PageRenderer, io: CommandIO, previous: [String: Page] = [:], beforeCommit: () throws -> Void = {}
     ) throws -> [URL] {
         var settings = ExportSettings.fromEnvironment()
         settings.force = args.has("force")
@@ -156,7 +156,8 @@ enum ExportCommand: TechoCommand {
         let outputs = Exporter.outputs(for: chosen, total: total, target: target, isFile: isFile, format: settings.format)
         do {
             return try Exporter.run(
-                pages: chosen.map(\.page), outputs: outputs, title: title, settings: settings, renderer: renderer, showProgress: io.stderrIsTerminal,
+                pages: chosen.map(\.page), outputs: outputs, title: title, settings: settings, renderer: renderer, previous: previous,
+                showProgress: io.stderrIsTerminal,
                 err: io.err, beforeCommit: beforeCommit)
         } catch {
             // A failed export leaves no folder of its own making behind (rmdir removes it only empty).
