@@ -30,10 +30,22 @@ enum HEIFDecoding {
     /// Straight-alpha RGBA of the primary image in its displayed orientation, reduced by the
     /// returned power of two (1, 2, 4 or 8; the largest whose result still covers `minimumSize`,
     /// as for WebP) when the image allows a reduced decode (8 bits, opaque, YCbCr 4:2:0).
+    ///
+    /// The last value says whether this decode stands for `ImageProbe.check` (a decode at 1/8):
+    /// whether the check would have passed, given that this decode did. Both run the same
+    /// session (the reference check, the limits, the primary image), and then:
+    /// - libheif's whole decode (every tile, and an alpha image's): the check takes the tile
+    ///   path or, where that path declines or fails, this same libheif decode. It stands.
+    /// - the tile path at 1/8, or at any reduction for a single coded image, or for tiles whose
+    ///   sides are multiples of 8: the check takes the tile path too, over the same tiles with
+    ///   the same libde265 calls (only the in-loop filters and the box size differ, and those
+    ///   never fail). It stands.
+    /// - the tile path at 1/2 or 1/4 for tiles whose sides are not multiples of 8: the check
+    ///   would leave those tiles to libheif, which may judge them otherwise. It does not.
     static func decode(
         _ bytes: [UInt8], format: ImageFormat, file: String, limits: ImageLimits,
         minimumSize: (width: Int, height: Int)?
-    ) throws -> (RGBAImage, ImageInfo, Int) {
+    ) throws -> (RGBAImage, ImageInfo, Int, standsForCheck: Bool) {
         try session(bytes, format: format, file: file, limits: limits) { handle, info in
             let d = WebPDecoding.denominator(width: info.width, height: info.height, minimumSize: minimumSize)
             if d > 1, format == .heif, info.hasAlpha != true, heif_image_handle_get_luma_bits_per_pixel(handle) == 8,
@@ -42,15 +54,16 @@ enum HEIFDecoding {
                 let reduced = HEIFTileDecoding.decode(bytes, layout: layout, by: d, threads: tileThreads),
                 reduced.width == (info.width + d - 1) / d, reduced.height == (info.height + d - 1) / d
             {
-                return (reduced, info, d)
+                let asTheCheck = d == 8 || layout.tiles.count == 1 || (layout.tileWidth % 8 == 0 && layout.tileHeight % 8 == 0)
+                return (reduced, info, d, asTheCheck)
             }
-            return (try fullDecode(handle, info: info, format: format, file: file, limits: limits), info, 1)
+            return (try fullDecode(handle, info: info, format: format, file: file, limits: limits), info, 1, true)
         }
     }
 
     /// Straight-alpha RGBA of the primary image in its displayed orientation, whole.
     static func decode(_ bytes: [UInt8], format: ImageFormat, file: String, limits: ImageLimits) throws -> (RGBAImage, ImageInfo) {
-        let (image, info, _) = try decode(bytes, format: format, file: file, limits: limits, minimumSize: nil)
+        let (image, info, _, _) = try decode(bytes, format: format, file: file, limits: limits, minimumSize: nil)
         return (image, info)
     }
 

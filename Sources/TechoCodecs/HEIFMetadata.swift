@@ -21,6 +21,9 @@ public enum HEIFMetadata {
         var contentType: String
         /// Where the item's bytes are in the file, when they are one contiguous range.
         var range: Range<Int>?
+        /// A `mime` item's content encoding (`deflate`: libheif inflates it when it reads the
+        /// file); empty for none, `?` when the field cannot be read.
+        var contentEncoding = ""
     }
 
     /// True when the file's EXIF has a GPS IFD pointer or its XMP mentions GPS.
@@ -54,6 +57,40 @@ public enum HEIFMetadata {
             }
         }
         return out
+    }
+
+    /// True when `cleaned` has the size of `original` and every byte that differs lies in an
+    /// `Exif` item or an XMP item without a content encoding, each one extent inside a top-level
+    /// `mdat` box and overlapping no other item: the boxes libheif parses (`ftyp`, `meta`) and
+    /// every image item's bytes are then the same, and libheif reads those metadata items only
+    /// as bytes to hand over (`ImageMetadata.changesOnlyMetadata`). False when some other item's
+    /// bytes cannot be found, since they might lie anywhere.
+    static func changesOnlyMetadata(_ original: [UInt8], _ cleaned: [UInt8]) -> Bool {
+        guard original.count == cleaned.count else { return false }
+        let all = items(original)
+        let mdats = BoxReader.boxes(original, in: 0..<original.count).filter { $0.type == "mdat" }.map(\.payload)
+        var editable: [Range<Int>] = []
+        var fixed: [Range<Int>] = []
+        for item in all {
+            let metadata = item.type == "Exif" || (isXMP(item) && item.contentEncoding.isEmpty)
+            guard let r = item.range else {
+                if metadata { continue }  // removingGPS leaves such an item as it is (or refuses the file)
+                return false
+            }
+            if metadata && mdats.contains(where: { $0.contains(r.lowerBound) && r.upperBound <= $0.upperBound }) {
+                editable.append(r)
+            } else {
+                fixed.append(r)
+            }
+        }
+        guard !editable.contains(where: { e in fixed.contains { $0.overlaps(e) } }) else { return false }
+        // Every byte outside the editable ranges is the same in both.
+        var at = 0
+        for r in editable.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if r.lowerBound > at && original[at..<r.lowerBound] != cleaned[at..<r.lowerBound] { return false }
+            at = max(at, r.upperBound)
+        }
+        return original[at...] == cleaned[at...]
     }
 
     /// Whether the item holds GPS data; nil when it is metadata whose bytes cannot be found.
@@ -119,12 +156,14 @@ public enum HEIFMetadata {
             guard box.type == "infe", let v = bytes[safe: box.payload.lowerBound], v >= 2 else { return nil }
             var r = BoxReader.Cursor(bytes: bytes, at: box.payload.lowerBound + 4, end: box.payload.upperBound)
             guard let id = v == 2 ? r.u16().map(UInt32.init) : r.u32(), r.u16() != nil, let type = r.fourCC() else { return nil }
-            var contentType = ""
+            var contentType = "", encoding = ""
             if type == "mime" {
                 _ = r.cString()  // item_name
                 contentType = r.cString() ?? ""
+                // content_encoding is optional: absent when the box ends here.
+                if r.at < r.end { encoding = r.cString() ?? "?" }
             }
-            return Item(id: id, type: type, contentType: contentType, range: nil)
+            return Item(id: id, type: type, contentType: contentType, range: nil, contentEncoding: encoding)
         }
     }
 

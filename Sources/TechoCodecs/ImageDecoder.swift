@@ -12,6 +12,12 @@ public struct DecodedImage<Pixels: Sendable>: Sendable {
     /// Warnings the codec library raised while decoding (e.g. "Corrupt JPEG data: ..."). The
     /// decode still succeeded; callers may show them. Default empty.
     public var notes: [String]
+    /// Whether this decode stands for `ImageProbe.check` of the same bytes: it went over the
+    /// whole stream as the check does, so the check would have passed. JPEG (every scanline, at
+    /// any DCT scale) and PNG (every row and chunk to IEND) always; HEIF and AVIF as
+    /// `HEIFDecoding.decode` says; WebP and SVG never (their decoders take other paths at other
+    /// sizes). Default false.
+    public var standsForCheck = false
 }
 
 /// Decodes PNG, JPEG, HEIF, AVIF and WebP files, and renders SVG files, into pixmaps. The
@@ -58,7 +64,9 @@ public enum ImageDecoder {
         _ bytes: [UInt8], name: String, limits: ImageLimits = .default,
         minimumSize: (width: Int, height: Int)? = nil
     ) throws -> DecodedImage<Pixmap> {
-        if try sniff(bytes, name: name) == .svg {
+        let format = try sniff(bytes, name: name)
+        DecodeClock.count(.decode, format)
+        if format == .svg {
             // cairo renders premultiplied pixels: keep them, with no round trip through straight alpha.
             let info = try SVGRendering.info(bytes, file: name, limits: limits)
             let (w, h, d) = svgSize(info, minimumSize: minimumSize)
@@ -78,7 +86,7 @@ public enum ImageDecoder {
         } else {
             pixmap = d.pixels.premultiplied()
         }
-        return DecodedImage(pixels: pixmap, info: d.info, scaleDenominator: d.scaleDenominator, notes: d.notes)
+        return DecodedImage(pixels: pixmap, info: d.info, scaleDenominator: d.scaleDenominator, notes: d.notes, standsForCheck: d.standsForCheck)
     }
 
     /// Decodes `bytes` to straight-alpha RGBA, as stored in the file (for tests and encoders).
@@ -91,18 +99,18 @@ public enum ImageDecoder {
         switch try sniff(bytes, name: name) {
         case .png:
             let (image, info, notes) = try PNGDecoding.decode(bytes, file: name, limits: limits)
-            return DecodedImage(pixels: image, info: info, scaleDenominator: 1, notes: notes)
+            return DecodedImage(pixels: image, info: info, scaleDenominator: 1, notes: notes, standsForCheck: true)
         case .jpeg:
             let (image, info, denom, notes) = try JPEGDecoding.decode(
                 bytes, file: name, limits: limits,
                 minimumSize: minimumSize)
             let oriented = applyOrientation ? image.applying(info.orientation) : image
-            return DecodedImage(pixels: oriented, info: info, scaleDenominator: denom, notes: notes)
+            return DecodedImage(pixels: oriented, info: info, scaleDenominator: denom, notes: notes, standsForCheck: true)
         case .heif, .avif:
             // libheif applies the file's own transformations; there is nothing left to orient.
-            let (image, info, denom) = try HEIFDecoding.decode(
+            let (image, info, denom, stands) = try HEIFDecoding.decode(
                 bytes, format: try sniff(bytes, name: name), file: name, limits: limits, minimumSize: minimumSize)
-            return DecodedImage(pixels: image, info: info, scaleDenominator: denom, notes: [])
+            return DecodedImage(pixels: image, info: info, scaleDenominator: denom, notes: [], standsForCheck: stands)
         case .webp:
             let (image, info, denom) = try WebPDecoding.decode(bytes, file: name, limits: limits, minimumSize: minimumSize)
             return DecodedImage(pixels: image, info: info, scaleDenominator: denom, notes: [])

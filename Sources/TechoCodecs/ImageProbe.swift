@@ -14,7 +14,9 @@ public enum ImageProbe {
     ///   truncated or corrupt.
     /// - Complexity: one pass over the compressed data; memory of one row.
     public static func check(_ bytes: [UInt8], name: String, limits: ImageLimits = .default) throws -> ImageInfo {
-        switch try ImageDecoder.sniff(bytes, name: name) {
+        let format = try ImageDecoder.sniff(bytes, name: name)
+        DecodeClock.count(.check, format)
+        switch format {
         case .png: return try PNGDecoding.probe(bytes, file: name, limits: limits)
         case .jpeg: return try JPEGDecoding.probe(bytes, file: name, limits: limits)
         case .heif, .avif, .webp, .svg:

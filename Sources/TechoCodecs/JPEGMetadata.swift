@@ -43,6 +43,18 @@ public enum JPEGMetadata {
         return out
     }
 
+    /// True when `original` and `cleaned` are the same bytes once each one's APP1 segments
+    /// (as `JPEGSegments.scan` finds them before the first SOS, by the lengths libjpeg reads too)
+    /// are left out: what libjpeg decodes of them is then the same (`ImageMetadata`).
+    static func changesOnlyMetadata(_ original: [UInt8], _ cleaned: [UInt8]) -> Bool {
+        func withoutAPP1(_ bytes: [UInt8]) -> [UInt8] {
+            var out = bytes
+            for s in JPEGSegments.scan(bytes).reversed() where s.marker == 0xE1 { out.removeSubrange(s.range) }
+            return out
+        }
+        return withoutAPP1(original) == withoutAPP1(cleaned)
+    }
+
     /// True when the TIFF structure at `range` of `bytes` (an EXIF block) has a GPS IFD pointer.
     static func tiffContainsGPS(_ bytes: [UInt8], tiff range: Range<Int>) -> Bool {
         guard let tiff = TIFFReader(bytes, range: range), let ifd0 = tiff.ifd0, let entries = tiff.entries(at: ifd0) else { return false }

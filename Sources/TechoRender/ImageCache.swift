@@ -36,7 +36,8 @@ final class ImageCache: @unchecked Sendable {
     let assetURL: (AssetRef) throws -> URL
     /// Bytes of pixels kept. Default 512 MiB.
     let budget: Int
-    /// Told of each asset whose file was decoded without an error, with its format. Default nil.
+    /// Told of each asset whose file was decoded without an error by a decode that stands for
+    /// its whole-stream check (`DecodedImage.standsForCheck`), with its format. Default nil.
     let decoded: ((AssetRef, ImageFormat) -> Void)?
 
     init(assetURL: @escaping (AssetRef) throws -> URL, budget: Int = 512 << 20, decoded: ((AssetRef, ImageFormat) -> Void)? = nil) {
@@ -179,7 +180,7 @@ final class ImageCache: @unchecked Sendable {
             : (width: Int((natural.0 / Double(denominator)).rounded(.up)), height: Int((natural.1 / Double(denominator)).rounded(.up)))
         do {
             let image = try ImageDecoder.decode(contentsOf: url.path, minimumSize: minimum)
-            decoded?(asset, image.info.format)
+            if image.standsForCheck { decoded?(asset, image.info.format) }
             // PNG has no reduced decode: box-average it once here, as the DCT does for JPEG,
             // instead of on every draw.
             let reduction = denominator / image.scaleDenominator

@@ -39,8 +39,9 @@ public final class PageRenderer: @unchecked Sendable {
     /// and composes each page on `composeThreads` threads (at least 1).
     ///
     /// - Parameter decoded: told, on the decoding thread, of each asset whose file a render
-    ///   decoded without an error (`ImageDecoder.decode(contentsOf:)`: a JPEG's every scanline
-    ///   and a PNG's every row and chunk to IEND, at whatever scale), with the format its bytes
+    ///   decoded without an error by a decode that stands for its check
+    ///   (`DecodedImage.standsForCheck`: a JPEG's every scanline and a PNG's every row and chunk
+    ///   to IEND, at whatever scale; a HEIF's or AVIF's every tile), with the format its bytes
     ///   are. `techo build` lets that decode stand for the picture's check. Default nil.
     public init(
         assetURL: @escaping (AssetRef) throws -> URL,

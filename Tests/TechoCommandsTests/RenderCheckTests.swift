@@ -1,10 +1,12 @@
-// `techo build` lets the render's decode of a JPEG or PNG stand for the picture's whole-stream
-// check (docs/decisions/sources.md): a picture the render decoded whole is not probed again, and
-// one it did not decode (not drawn, or drawn into a PDF) is probed as before.
+// `techo build` lets the render's decode of a JPEG, PNG, HEIF or AVIF, GPS-cleaned or not, stand
+// for the picture's whole-stream check (docs/decisions/sources.md): a picture the render decoded
+// whole is not probed again, and one it did not decode (not drawn, or drawn into a PDF) is
+// probed as before.
 import Foundation
 import TechoCodecs
 import TechoModel
 import TechoRaster
+import TechoTestSupport
 import Testing
 
 @testable import TechoCommands
@@ -96,5 +98,107 @@ import Testing
         #expect(r.code == 65, "\(r.code) \(r.err)")
         #expect(r.err.contains("pages[0].elements[1].src: ") && r.err.contains("cut.jpg"), "\(r.err)")
         #expect(!ws.exists("m.techo") && !ws.exists("out"), "nothing written")
+    }
+
+    /// What `TECHO_TIMINGS=1` counted: by format, the whole checks and the decodes.
+    func passes(_ err: String) throws -> [String: [Int]] {
+        let prefix = "techo: timings: picture passes: "
+        let line = try #require(err.split(separator: "\n").first { $0.hasPrefix(prefix) }, "\(err)")
+        var out: [String: [Int]] = [:]
+        for item in line.dropFirst(prefix.count).split(separator: ", ") where item != "none" {
+            let w = item.split(separator: " ")
+            out[String(w[0])] = [Int(w[2]) ?? -1, Int(w[4]) ?? -1]
+        }
+        return out
+    }
+
+    /// Phone-style pictures: a HEIC (drawn at full size: libheif's decode), a grid of HEVC tiles
+    /// (drawn at half size: the tile path), a HEIC and a JPEG whose GPS data the build removes.
+    func phonePictures(_ ws: Workspace) throws -> String {
+        let devices = "../TechoCodecsTests/Fixtures/devices/"
+        for name in ["quad.heic", "grid-2x2.heic", "quad-orient6.heic"] { try Fixtures.data(devices + name).write(to: ws.url(name)) }
+        try ws.jpeg("plain.jpg", 96, 64, rgb: (40, 120, 200))
+        let plain = try ws.bytes("plain.jpg")
+        try ws.write("gps.jpg", Array(plain[0..<2]) + FuzzChecksTests.gpsAPP1 + Array(plain[2...]))
+        return """
+            {"page": {"size": "300x200", "dpi": 72},
+             "pages": [{"id": "a", "elements": [
+               {"type": "photo", "src": "quad.heic", "at": [60, 50], "width": 64},
+               {"type": "photo", "src": "grid-2x2.heic", "at": [160, 50], "width": 60},
+               {"type": "photo", "src": "quad-orient6.heic", "at": [60, 140], "width": 40},
+               {"type": "photo", "src": "gps.jpg", "at": [200, 140], "width": 90}]}]}
+            """
+    }
+
+    /// Each picture is decoded once: by the render, whose decode is its check.
+    @Test func aBuildDecodesEachHEICAndGPSPhotoOnce() throws {
+        let ws = try Workspace()
+        try ws.write("m.json", try phonePictures(ws))
+        let r = try ws.run(["build", "m.json", "-o", "out"], environment: ["TECHO_TIMINGS": "1"])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(try passes(r.err) == ["heif": [0, 3], "jpeg": [0, 1]], "\(r.err)")
+        // The GPS photos were stored cleaned, and the pages are what an export of the journal draws.
+        #expect(!ws.snapshot("m.techo").values.contains(try ws.bytes("gps.jpg")))
+        #expect(!ws.snapshot("m.techo").values.contains(try ws.bytes("quad-orient6.heic")))
+        #expect(try ws.run("check", "m.techo").code == 0)
+        #expect(try ws.run("export", "m.techo", "-o", "again", "--force").code == 0)
+        #expect(ws.snapshot("out") == ws.snapshot("again"))
+        // Without a render that draws pixels, each is checked as before, and not decoded.
+        let ws2 = try Workspace()
+        try ws2.write("m.json", try phonePictures(ws2))
+        let n = try ws2.run(["build", "m.json", "--no-export"], environment: ["TECHO_TIMINGS": "1"])
+        #expect(n.code == 0, "\(n.err)")
+        #expect(try passes(n.err) == ["heif": [3, 0], "jpeg": [1, 0]], "\(n.err)")
+    }
+
+    /// `bytes` with every byte of its first `mdat` box's second half turned: the header reads,
+    /// the tiles' data does not.
+    func damagedHEIC(_ bytes: [UInt8]) throws -> [UInt8] {
+        var out = bytes
+        var i = 0
+        while i + 8 <= bytes.count {
+            let size = bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) }
+            if String(decoding: bytes[(i + 4)..<(i + 8)], as: UTF8.self) == "mdat" {
+                for k in (i + size / 2)..<(i + size) { out[k] ^= 0x5A }
+                return out
+            }
+            try #require(size >= 8)
+            i += size
+        }
+        throw CocoaError(.fileReadCorruptFile)
+    }
+
+    /// A damaged HEIC grid and a damaged GPS-tagged JPEG the render draws are reported as they
+    /// always were: the check's message at the picture's JSON path, exit 65, nothing written.
+    @Test(arguments: ["bad.heic", "bad-gps.jpg"])
+    func aDamagedHEICOrGPSPhotoTheRenderDrawsIsRefused(name: String) throws {
+        let ws = try Workspace()
+        if name == "bad.heic" {
+            try ws.write(name, try damagedHEIC(try Fixtures.data("../TechoCodecsTests/Fixtures/devices/grid-2x2.heic").map { $0 }))
+        } else {
+            try cutJPEG(ws, "cut.jpg")
+            let cut = try ws.bytes("cut.jpg")
+            try ws.write(name, Array(cut[0..<2]) + FuzzChecksTests.gpsAPP1 + Array(cut[2...]))
+        }
+        // The header passes; the whole stream does not.
+        let bytes = try ws.bytes(name)
+        _ = try ImageDecoder.info(of: bytes, name: name)
+        let probe = try #require(throws: ImageError.self) { try ImageProbe.check(bytes, name: name) }
+        let reason = try #require("\(probe)".components(separatedBy: name + ": ").last)
+        try ws.png("s.png", 24, 16, rgba: (200, 40, 40, 255))
+        try ws.write(
+            "m.json",
+            """
+            {"page": {"size": "300x200", "dpi": 72},
+             "pages": [{"id": "a", "elements": [
+               {"type": "image", "src": "s.png", "at": [220, 60], "width": 40},
+               {"type": "photo", "src": "\(name)", "at": [90, 80], "width": 120}]}]}
+            """)
+        let r = try ws.run("build", "m.json", "-o", "out")
+        #expect(r.code == 65, "\(r.code) \(r.err)")
+        #expect(r.err.contains("pages[0].elements[1].src: ") && r.err.contains(name + ": " + reason), "\(r.err)")
+        #expect(!ws.exists("m.techo") && !ws.exists("out"), "nothing written")
+        let beside = try FileManager.default.contentsOfDirectory(atPath: ws.dir.path).filter { $0.hasPrefix(".tmp-") }
+        #expect(beside.isEmpty, "\(beside)")
     }
 }

@@ -66,10 +66,10 @@ enum BuildCommand: TechoCommand {
         var cleaned: [String: (ref: AssetRef, file: URL)] = [:]
         let index = existing?.sourceIndex() ?? SourceIndex()
         // Each picture's header is read as the manifest is; its whole stream is checked by
-        // `probes` on the other cores meanwhile (and while the pages are drawn), or, for a JPEG
-        // or PNG the pages will draw, by the render's decode of it. The journal is written only
-        // once every check passed. Should one fail, the manifest is read again checking each
-        // picture in turn, which reports the failure with its JSON path as before.
+        // `probes` on the other cores meanwhile (and while the pages are drawn), or, for a JPEG,
+        // PNG, HEIF or AVIF the pages will draw, by the render's decode of it. The journal is
+        // written only once every check passed. Should one fail, the manifest is read again
+        // checking each picture in turn, which reports the failure with its JSON path as before.
         let batch = ProbeBatch()
         // No check may still be running inside a C library when this returns or throws.
         defer {
@@ -84,18 +84,23 @@ enum BuildCommand: TechoCommand {
             imageSizeOfBytes: { url, bytes in
                 let info = try probes == nil ? ImageProbe.check(bytes, name: url.path) : ImageDecoder.info(of: bytes, name: url.path)
                 let gps = !keepGPS && ImageMetadata.containsGPS(bytes, format: info.format)
-                if let probes {
-                    // A picture stored as read, that the render decodes whole (JPEG, PNG): its
-                    // decode is its check. A GPS-cleaned copy is not the file the check reads.
-                    if rendersPixels && !gps && (info.format == .jpeg || info.format == .png) {
-                        leftToRender.insert(url.path)
-                    } else {
-                        probes.check(bytes, name: url.path)
-                    }
-                }
-                if gps {
+                // A picture the render decodes whole (JPEG, PNG, HEIF, AVIF; the renderer says
+                // when a decode stands for the check): its decode is its check.
+                let renderChecks = probes != nil && rendersPixels && [.jpeg, .png, .heif, .avif].contains(info.format)
+                if !gps {
+                    if renderChecks { leftToRender.insert(url.path) } else { probes?.check(bytes, name: url.path) }
+                } else {
                     let clean = try ImageMetadata.removingGPS(bytes, format: info.format, file: url.path)
-                    cleaned[url.path] = try stageClean(clean, ext: info.format.fileExtension, staging: staging, scratch: scratch)
+                    let staged = try stageClean(clean, ext: info.format.fileExtension, staging: staging, scratch: scratch)
+                    cleaned[url.path] = staged
+                    // The render decodes the cleaned copy; that stands for the original's check
+                    // when the two differ only in metadata no decoder reads (its check, should
+                    // the render not decode it, is then the cleaned copy's too).
+                    if renderChecks && ImageMetadata.changesOnlyMetadata(bytes, clean, format: info.format) {
+                        batch.deferCheck(staged.ref, file: staged.file, name: url.path)
+                    } else {
+                        probes?.check(bytes, name: url.path)
+                    }
                 }
                 return (Double(info.naturalWidth), Double(info.naturalHeight))
             },
@@ -193,6 +198,7 @@ enum BuildCommand: TechoCommand {
             // The index is a cache: failing to save it costs the next build a re-read, nothing more.
             try? write().saveSourceIndex(sources)
             io.out("\(journalURL.path)\n")
+            if ExportSettings.fromEnvironment().timings { io.err(passes()) }
             return
         }
         // The pages are drawn from the staged copies (without a staging folder, from the files
@@ -208,9 +214,10 @@ enum BuildCommand: TechoCommand {
                 guard let existing else { throw EditError(.notFound, "asset \(ref.path) is in neither the manifest nor the journal") }
                 return try existing.assetURL(ref)
             },
-            decoded: { ref, format in
-                // Every scanline or row, through the probe's own decoder session: its check.
-                if format == .jpeg || format == .png { batch.decoded(ref) }
+            decoded: { ref, _ in
+                // A decode that stands for the check (every scanline, row or tile, through the
+                // probe's own decoder sessions): the check is done.
+                batch.decoded(ref)
             })
         let sourcesToSave = sources
         let writing = OnAnotherThread { () throws -> JournalStore? in
@@ -239,6 +246,17 @@ enum BuildCommand: TechoCommand {
             return
         }
         for f in try exported.get() { io.out("\(f.path)\n") }
+        if ExportSettings.fromEnvironment().timings { io.err(passes()) }
+    }
+
+    /// The `TECHO_TIMINGS` line of how often pictures of each format were checked and decoded
+    /// whole by this process: `techo: timings: picture passes: jpeg check 0 decode 1, …`.
+    static func passes() -> String {
+        let counts = ImageFormat.allCases.compactMap { f -> String? in
+            let (c, d) = (DecodeClock.count(of: .check, f), DecodeClock.count(of: .decode, f))
+            return c + d == 0 ? nil : "\(f.rawValue) check \(c) decode \(d)"
+        }
+        return "techo: timings: picture passes: \(counts.isEmpty ? "none" : counts.joined(separator: ", "))\n"
     }
 
     /// Where the renderer reads each picture being imported before the journal holds it: its
