@@ -20,8 +20,10 @@ enum BandPatch {
     /// The PNG (unstamped) of `page` at `scale` made from `output`, when that file is still what
     /// techo wrote for `before` with these settings and the change from `before` leaves at least
     /// one band of rows as it was; nil when the page must be rendered whole.
+    /// `drawn` is called once the page's rows are drawn, before they are encoded.
     static func png(
-        of page: Page, before: Page, scale: Double, settings: ExportSettings, output: URL, renderer: PageRenderer, threads: Int
+        of page: Page, before: Page, scale: Double, settings: ExportSettings, output: URL, renderer: PageRenderer, threads: Int,
+        drawn: () -> Void = {}
     ) throws -> Outcome? {
         guard settings.format == .png, let rows = try renderer.changedRows(from: before, to: page, scale: scale) else { return nil }
         guard let old = RenderStamp.unstamped(output, key: RenderKey.of(before, scale: scale, settings: settings), format: .png) else { return nil }
@@ -36,6 +38,7 @@ enum BandPatch {
         guard last - first + 1 < bands.count else { return nil }
         let exact = max(0, bands[first].lowerBound - 1)..<bands[last].upperBound
         let rendered = try renderer.render(page, scale: scale, exactRows: exact, threads: threads)
+        drawn()
         guard
             let bytes = PNGEncoder.patched(
                 old, width: w, height: h, changed: first..<(last + 1), rows: rendered.pixmap, firstRow: 0, dpi: rendered.dpi, level: settings.level)

@@ -151,7 +151,14 @@ public enum Exporter {
                 if stop { return }
                 do {
                     let page = pages[i]
-                    defer { pageDone(page) }
+                    // The page's pictures and layouts go as soon as it is drawn, before its
+                    // encode: an encode holds the page's pixels and its file, not its pictures.
+                    var drawn = false
+                    func released() {
+                        if !drawn { pageDone(page) }
+                        drawn = true
+                    }
+                    defer { released() }
                     if vector {
                         // Vector pages are drawn into one document afterwards, in order.
                         let t0 = ContinuousClock.now
@@ -182,7 +189,8 @@ public enum Exporter {
                     if settings.format == .png, !settings.force, let before = previous[page.id] {
                         let t0 = ContinuousClock.now
                         if let patch = try BandPatch.png(
-                            of: page, before: before, scale: scale, settings: settings, output: outputs[i], renderer: renderer, threads: threads)
+                            of: page, before: before, scale: scale, settings: settings, output: outputs[i], renderer: renderer, threads: threads,
+                            drawn: released)
                         {
                             let rendering = seconds(since: t0)
                             let t1 = ContinuousClock.now
@@ -207,6 +215,7 @@ public enum Exporter {
                     // composed by its own thread alone, which is as fast and holds one element's
                     // drawing at a time instead of those of workers running ahead.
                     let rendered = try renderer.render(page, scale: scale, keepDrawings: false, threads: threads)
+                    released()
                     let rendering = seconds(since: t0)
                     let t1 = ContinuousClock.now
                     var encoding = 0.0
