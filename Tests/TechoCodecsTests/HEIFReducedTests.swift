@@ -27,6 +27,8 @@ private let devices = "\(fixturesDirectory)/devices"
             let reduced = try ImageDecoder.decode(bytes, name: name, minimumSize: need)
             // The reduced path was taken: the decoder says by how much it shrank.
             #expect(reduced.scaleDenominator == d, "\(name) at 1/\(d)")
+            // Tiles of 64 px (or one coded image): the check at 1/8 takes this path too.
+            #expect(reduced.standsForCheck, "\(name) at 1/\(d)")
             let reference = try wholeThenShrunk(bytes, d)
             #expect(reduced.pixels.width == reference.width && reduced.pixels.height == reference.height)
             var worst = 0, total = 0
@@ -51,6 +53,38 @@ private let devices = "\(fixturesDirectory)/devices"
         let decoded = try ImageDecoder.decode(bytes, name: name, minimumSize: (info.width / 4, info.height / 4))
         #expect(decoded.scaleDenominator == 1)
         #expect(decoded.pixels.width == info.width && decoded.pixels.height == info.height)
+        #expect(decoded.standsForCheck, "libheif's whole decode is the check's too")
+    }
+
+    /// A grid whose tiles' sides are not multiples of 8, decoded at 1/2 or 1/4 by the tile
+    /// path: the check at 1/8 would leave it to libheif, so this decode does not stand for it.
+    /// (grid-2x2.heic with its tiles' `ispe` changed from 64x64 to 60x60: still covering the
+    /// 120x100 picture, and libde265 decodes its 64 px tiles as before.)
+    @Test func aGridOfOddTilesDecodedSmallerDoesNotStandForTheCheck() throws {
+        var bytes = try readFile("\(devices)/grid-2x2.heic")
+        let tileSize: [UInt8] = Array("ispe".utf8) + [0, 0, 0, 0, 0, 0, 0, 64, 0, 0, 0, 64]
+        var patched = 0
+        for i in 0..<(bytes.count - tileSize.count) where bytes[i..<(i + tileSize.count)].elementsEqual(tileSize) {
+            bytes[i + 11] = 60
+            bytes[i + 15] = 60
+            patched += 1
+        }
+        try #require(patched > 0)
+        for d in [2, 4] {
+            let decoded = try ImageDecoder.decode(bytes, name: "odd.heic", minimumSize: (120 / d, 100 / d))
+            #expect(decoded.scaleDenominator == d && !decoded.standsForCheck, "at 1/\(d)")
+        }
+        let whole = try readFile("\(devices)/grid-2x2.heic")
+        for d in [2, 4, 8] {
+            #expect(try ImageDecoder.decode(whole, name: "grid.heic", minimumSize: (120 / d, 100 / d)).standsForCheck, "at 1/\(d)")
+        }
+    }
+
+    @Test func otherFormatsDecodesStandAsTheySay() throws {
+        for name in ["quad.avif", "quad-alpha.avif"] {
+            #expect(try ImageDecoder.decode(try readFile("\(devices)/\(name)"), name: name, minimumSize: (8, 6)).standsForCheck, "\(name)")
+        }
+        #expect(try !ImageDecoder.decode(try readFile("\(devices)/quad-lossy.webp"), name: "q.webp").standsForCheck)
     }
 
     @Test func theProbeStillReadsTheWholeStream() throws {
