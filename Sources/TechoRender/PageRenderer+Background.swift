@@ -3,7 +3,10 @@
 // is split evenly on both sides, so dots and grid lines sit symmetrically on the page; lines
 // are snapped to whole device pixels so a ruling is as crisp as the pen of a printer. On an
 // endless (`auto`) side the rulings start at the margin instead: the page grows as it is
-// written on, and rows centred in its height would slide under the writing at each growth.
+// written on, and rows centred in its height would slide under the writing at each growth. On
+// that side they also run on to the page's edge (no far margin), as a roll of paper does: the
+// page's foot is where it was cut from the roll, and the paper the editor shows below it joins
+// it with no gap (a grid's upright lines reach the edge, the next row is drawn where it falls).
 
 import TechoModel
 import TechoRaster
@@ -107,25 +110,38 @@ extension PageRenderer {
 
     /// Where the rulings of `paper` go on `canvas` (device space, the whole page's): the
     /// positions of its columns and rows, whole spacings centred within the margin (from the
-    /// margin on an endless side, so they stay put as the page grows), and the spacing; nil
-    /// when they do not fit or are finer than a device pixel.
-    private func paperGrid(_ paper: Paper, canvas: Canvas) -> (xs: [Double], ys: [Double], step: Double, area: Rect)? {
+    /// margin on an endless side, so they stay put as the page grows, and on to the page's edge:
+    /// every position whose ruling reaches into the page), the spacing, the area ruled (to the
+    /// edge on an endless side) and which sides are endless; nil when they do not fit or are
+    /// finer than a device pixel.
+    private func paperGrid(_ paper: Paper, canvas: Canvas)
+        -> (xs: [Double], ys: [Double], step: Double, area: Rect, endless: (x: Bool, y: Bool))?
+    {
         let s = canvas.scale
         let W = Double(canvas.pageWidth), H = Double(canvas.pageHeight)
         let step = paper.spacing * s, margin = paper.margin * s
-        let area = Rect(x: margin, y: margin, width: W - 2 * margin, height: H - 2 * margin)
+        let size = canvas.page.size
+        let endless = (x: size.width == nil || size.endlessWidth, y: size.height == nil || size.endlessHeight)
+        let area = Rect(x: margin, y: margin, width: W - (endless.x ? 1 : 2) * margin, height: H - (endless.y ? 1 : 2) * margin)
         guard area.width > 0, area.height > 0, step >= 1 else { return nil }
+        // How far a ruling reaches from its position: half a hairline, or a dot's radius.
+        let reach = paper.pattern == .dots ? Self.dotRadius(step: step) : Self.hairline(step: step) / 2
         func positions(_ start: Double, _ length: Double, endless: Bool) -> [Double] {
+            if endless {
+                // From the margin while the ruling still reaches into the page.
+                let n = Int(((length + reach) / step).rounded(.up)) - 1
+                return (0...max(0, n)).map { start + Double($0) * step }
+            }
             let n = Int((length / step).rounded(.down))
-            let first = endless ? start : start + (length - Double(n) * step) / 2
+            let first = start + (length - Double(n) * step) / 2
             return (0...n).map { first + Double($0) * step }
         }
-        let size = canvas.page.size
-        return (
-            positions(area.minX, area.width, endless: size.width == nil || size.endlessWidth),
-            positions(area.minY, area.height, endless: size.height == nil || size.endlessHeight), step, area
-        )
+        return (positions(area.minX, area.width, endless: endless.x), positions(area.minY, area.height, endless: endless.y), step, area, endless)
     }
+
+    /// The width of ruled lines `step` device pixels apart: about 0.15 mm at 5 mm spacing, whole
+    /// device pixels, at least one.
+    private static func hairline(step: Double) -> Double { max(1, (step * 0.022).rounded()) }
 
     /// The radius of dotted paper's dots at `step` device pixels apart: about 0.4 mm dots at
     /// 5 mm spacing, never below a device pixel across.
@@ -135,7 +151,7 @@ extension PageRenderer {
     /// centres row by row, radius and colour; nil when the paper is not dotted or has so many
     /// dots that it is drawn as an even tint.
     func paperDots(_ paper: Paper, canvas: Canvas) -> (centres: [Point], radius: Double, color: Color)? {
-        guard paper.pattern == .dots, let (xs, ys, step, _) = paperGrid(paper, canvas: canvas), xs.count * ys.count <= PageRenderer.maxPaperDots
+        guard paper.pattern == .dots, let (xs, ys, step, _, _) = paperGrid(paper, canvas: canvas), xs.count * ys.count <= PageRenderer.maxPaperDots
         else { return nil }
         return (ys.flatMap { y in xs.map { Point($0, y) } }, Self.dotRadius(step: step), Color(paper.color))
     }
@@ -144,7 +160,7 @@ extension PageRenderer {
     /// nil when there are none. Lines are snapped to the canvas's device pixels. The path is in
     /// the whole page's device space (a region's origin is not taken off).
     func paperRulings(_ paper: Paper, canvas: Canvas) -> (Path, Paint)? {
-        guard let (xs, ys, step, area) = paperGrid(paper, canvas: canvas) else { return nil }
+        guard let (xs, ys, step, area, endless) = paperGrid(paper, canvas: canvas) else { return nil }
         let paint = Paint(paper.color)
         var path = Path()
         switch paper.pattern {
@@ -159,16 +175,17 @@ extension PageRenderer {
             }
             for c in paperDots(paper, canvas: canvas)?.centres ?? [] { path.append(.circle(center: c, radius: r)) }
         case .grid, .lines:
-            // Hairlines: about 0.15 mm at 5 mm spacing, whole device pixels wide, on pixel edges.
-            let t = max(1, (step * 0.022).rounded())
+            // Hairlines, on pixel edges.
+            let t = Self.hairline(step: step)
             func snap(_ v: Double) -> Double { (v - t / 2).rounded() }
-            // Lines run across the whole area; a grid closes on its outermost rulings. One
-            // nonzero fill covers crossings once, so they are not darker.
+            // Lines run across the whole area; a grid closes on its outermost rulings, but on an
+            // endless side it runs on to the page's edge, where the paper goes on. One nonzero
+            // fill covers crossings once, so they are not darker.
             let left = paper.pattern == .grid ? snap(xs[0]) : area.minX.rounded()
-            let right = paper.pattern == .grid ? snap(xs[xs.count - 1]) + t : area.maxX.rounded()
+            let right = paper.pattern == .grid && !endless.x ? snap(xs[xs.count - 1]) + t : area.maxX.rounded()
             for y in ys { path.append(.rect(Rect(x: left, y: snap(y), width: right - left, height: t))) }
             if paper.pattern == .grid {
-                let top = snap(ys[0]), bottom = snap(ys[ys.count - 1]) + t
+                let top = snap(ys[0]), bottom = endless.y ? area.maxY.rounded() : snap(ys[ys.count - 1]) + t
                 for x in xs { path.append(.rect(Rect(x: snap(x), y: top, width: t, height: bottom - top))) }
             }
         }

@@ -64,6 +64,54 @@ import Testing
         #expect(px(a, 100, 10).r < 128 || px(a, 100, 9).r < 128, "the first row at the top margin")
     }
 
+    /// On an endless page the ruling runs on to the page's foot, where the paper below goes on
+    /// in the editor and the page goes on once it grows: a grid's upright lines reach the bottom
+    /// edge (they stopped at the last row, leaving an unruled strip up to a spacing tall), and
+    /// a row in the strip is drawn as far as it reaches into the page. A fixed page's grid
+    /// still closes on its outermost rulings within its margin.
+    @Test func anEndlessGridRunsOnToThePagesFoot() throws {
+        let f = try RenderFixture()
+        let paper = try Paper(pattern: .grid, spacing: 20, color: .black, margin: 10)
+        let bg = Background(color: .white, paper: paper)
+        // Grown to 247 px by an invisible dot: rows at 10, 30, …, 230 and 250, the last one
+        // half a hairline from the foot (outside it); upright lines at 10, 30, …, 190.
+        let ink = try inkElement("ink", [try Stroke(tool: .pencil, color: .black, width: 2, opacity: 0, points: points([(100, 244), (101, 244)]))])
+        let endless = try f.renderer().render(page(200, nil, background: bg, margin: 0, [ink])).pixmap
+        #expect(endless.height == 247, "\(endless.height)")
+        // The column of the upright line at x 30 (a 1 px hairline on the pixel edge at 29.5 → 30).
+        let column = (0..<endless.height).map { px(endless, 30, $0).r < 128 }
+        let lastRow = (0..<endless.height).last { y in px(endless, 100, y).r < 128 && px(endless, 40, y).r < 128 } ?? -1
+        #expect(lastRow == 230, "the last row of the endless grid is at \(lastRow)")
+        let gap = (10..<endless.height).filter { !column[$0] }
+        #expect(gap.isEmpty, "the upright line at x 30 pauses at rows \(gap.first ?? -1)…\(gap.last ?? -1) of \(endless.height)")
+        // Between the uprights the foot's strip stays paper.
+        #expect(px(endless, 20, 240).r == 255)
+        // A fixed page as tall: its grid is centred and closed within its margin, as before.
+        let fixed = try f.renderer().render(page(200, 247, background: bg, [])).pixmap
+        let rows = (0..<fixed.height).filter { y in px(fixed, 100, y).r < 128 && px(fixed, 40, y).r < 128 }
+        // Area 227 px: 11 spacings, the 7 px left over split: rows from 13.5 (on 13) to 233.5 (on 233).
+        #expect(rows.first == 13 && rows.last == 233, "\(rows)")
+        let fixedColumn = (0..<fixed.height).filter { px(fixed, 30, $0).r < 128 }
+        #expect(
+            fixedColumn.first == 13 && fixedColumn.last == 233, "the fixed grid's upright at x 30 runs \(fixedColumn.first ?? -1)…\(fixedColumn.last ?? -1)")
+    }
+
+    /// A row whose hairline straddles an endless page's foot is drawn in the part that is on
+    /// the page (the editor's paper below draws the rest), so the rows go on with no gap; the
+    /// paper's margin does not stop them before the foot.
+    @Test func anEndlessPagesRowAtItsFootIsDrawnOnThePage() throws {
+        let f = try RenderFixture()
+        // Spacing 100 and margin 10: hairlines 2 px (100 × 0.022 rounded), rows at 10, 110, 210.
+        let paper = try Paper(pattern: .lines, spacing: 100, color: .black, margin: 10)
+        let ink = try inkElement("ink", [try Stroke(tool: .pencil, color: .black, width: 2, opacity: 0, points: points([(100, 207), (101, 207)]))])
+        let r = try f.renderer().render(page(200, nil, background: Background(color: .white, paper: paper), margin: 0, [ink])).pixmap
+        // 210 px tall: the row at 210 has its hairline on 209…210, the upper half the page's
+        // last pixel row (it stopped at the row at 110, a spacing and the margin above the foot).
+        #expect(r.height == 210, "\(r.height)")
+        #expect(px(r, 100, 110).r < 128 && px(r, 100, 208).r == 255)
+        #expect(px(r, 100, 209).r < 128, "the row at the foot is not drawn on the page")
+    }
+
     @Test func gridLinesAreCrispWholePixels() throws {
         let f = try RenderFixture()
         let paper = try Paper(pattern: .grid, spacing: 20, color: .black, margin: 0)
