@@ -2,7 +2,16 @@
 // canvas for the live gesture or stroke, and one focusable handle per element (the selected one
 // marked). The view holds no journal truth; it shows what the server last said.
 
+import { visibleRegion } from './camera.js';
 import { multiply } from './matrix.js';
+
+/**
+ * The largest picture of the paper below that is drawn again at the screen's resolution when
+ * zoomed in: the server's limits for a region render (8192 device pixels a side, 16 Mi pixels),
+ * which a screen's worth is well within; a larger screen gets that much around its middle and
+ * the fitted paper beyond.
+ */
+const SHARP_PAPER_SIDE = 8192, SHARP_PAPER_PIXELS = 16 << 20;
 
 export class View {
   constructor(doc) {
@@ -20,6 +29,11 @@ export class View {
     this.zoom = 1;                 // the camera's zoom (camera.js): 1 = the page fits the stage
     this.fitWidth = 0;             // the page's CSS width at zoom 1
     this.reach = 0;                // an endless page: how far down (page px) the pen has gone
+    this.sharpPaper = null;        // zoomed in: the paper below on screen at its resolution (sharpenPaper)
+    this.sharpPaperSeq = 0;
+    this.sharpPaperTimer = 0;
+    // A pan shows other paper: it is drawn again once the panning pauses, as the page is (zoom.js).
+    this.stage.addEventListener('scroll', () => this.scheduleSharpPaper(120), { passive: true });
   }
 
   get dpr() { return window.devicePixelRatio || 1; }
@@ -101,9 +115,9 @@ export class View {
    * colour, and its ruling (dots, lines or a grid) continued row after row below the render
    * with the render's own rule (PageRenderer+Background): the same columns (whole spacings
    * centred within the side margins), rows one spacing apart from the top margin as the
-   * render's, the
-   * same dot radius and hairline width, at the render's resolution. A background picture is not
-   * continued (only its colour).
+   * render's (which runs its ruling on to its foot, so the two join), the same dot radius and
+   * hairline width, at the render's resolution, and again at the screen's when zoomed in
+   * (`sharpenPaper`). A background picture goes on as the renderer draws it (`drawPictureBelow`).
    */
   paper(background) {
     const c = background && typeof background.color === 'string' ? background.color : '';
@@ -122,7 +136,7 @@ export class View {
     const stored = p ? p.storedHeight ?? p.height : 0;
     const ruled = !!(paper && ['dots', 'lines', 'grid'].includes(paper.pattern));
     const show = !!(p && p.endless && (ruled || picture) && p.height > stored);
-    if (!show) { if (below) below.hidden = true; return; }
+    if (!show) { if (below) below.hidden = true; this.dropSharpPaper(); return; }
     if (!below) {
       below = this.paperBelow = this.doc.createElement('div');
       below.className = 'paper-below';
@@ -131,6 +145,12 @@ export class View {
       this.frame.prepend(below);
     }
     below.hidden = false;
+    // The sharp paper follows the view at once (placed in page pixels, so it lines up at any
+    // zoom until it is drawn again); another page, background or content height takes it away.
+    const look = `${p.id}|${JSON.stringify(this.background)}|${stored}`;
+    if (this.sharpPaper && this.sharpPaper.look !== look) this.dropSharpPaper();
+    this.placeSharpPaper();
+    this.scheduleSharpPaper(100);
     if (picture) { this.drawPictureBelow(below, stored); return; }
     below.style.backgroundRepeat = 'repeat-y';
     const k = this.k, scale = this.scale;
@@ -194,6 +214,7 @@ export class View {
     const ruled = paper && ['dots', 'lines', 'grid'].includes(paper.pattern) && step > 0;
     // (A page's height is a whole number of pixels, as a grown page's is.)
     const grown = ruled ? Math.max(H, Math.round(stored + Math.ceil((H - stored) / step) * step)) : H;
+    this.pictureGrown = grown;
     // A region render is at most 8192 device px a side and 16 Mi pixels: further down, the colour.
     const maxH = Math.floor(Math.min(8192, (16 << 20) / Math.max(1, Math.ceil(W * scale))) / scale) - 1;
     const h = Math.min(H - stored, maxH);
@@ -227,6 +248,159 @@ export class View {
       below.dataset.techoPicture = String(grown);
       place();
     }, () => { if (seq === this.pictureSeq) this.pictureKey = ''; });
+  }
+
+  /**
+   * Zoomed in, the paper below an endless page's render is drawn again over the part of it on
+   * screen, and a quarter of a screen around it, at the screen's resolution (device pixels per
+   * page pixel, at most 4 as the page's renders), as zoom.js renders the page itself again: the
+   * ruling drawn here by the renderer's rule in the page's device pixels at that scale (each
+   * row and column snapped as the render snaps it, so it is the server's render of those rows),
+   * or, under a background picture, the server's render of that region of the page grown as
+   * `drawPictureBelow` asks for it. The fitted paper below stays under it, so nothing is
+   * missing where a pan or a zoom shows paper it does not cover yet; it is drawn again once the
+   * view pauses (100 ms after a zoom, 120 ms after a pan). At most SHARP_PAPER_SIDE device
+   * pixels a side and SHARP_PAPER_PIXELS in all.
+   */
+  sharpenPaper() {
+    const p = this.page, below = this.paperBelow;
+    const S = Math.min(4, this.k * this.dpr);
+    if (!p || !p.endless || !below || below.hidden || !(S > this.scale * 1.02)) { this.dropSharpPaper(); return; }
+    const stored = p.storedHeight ?? p.height;
+    const seen = visibleRegion(this.frame.getBoundingClientRect(), this.stage.getBoundingClientRect(), p.width, p.height);
+    // None of the paper below on screen: what was drawn stays until some is.
+    if (!seen || seen[1] + seen[3] <= stored) return;
+    const look = `${p.id}|${JSON.stringify(this.background)}|${stored}`;
+    const W = Math.round(p.width * S);
+    const top = Math.ceil(stored * S), foot = Math.floor(p.height * S);
+    // The part on screen in the page's device pixels, below the render.
+    const on = [Math.floor(seen[0] * S), Math.max(top, Math.floor(seen[1] * S)),
+      Math.ceil((seen[0] + seen[2]) * S), Math.min(foot, Math.ceil((seen[1] + seen[3]) * S))];
+    const have = this.sharpPaper;
+    if (have && have.look === look && have.scale === S && have.rect[0] <= on[0] && have.rect[1] <= on[1] &&
+      have.rect[2] >= on[2] && have.rect[3] >= on[3]) return;
+    if (!(on[3] > on[1])) return;
+    // A quarter screen around, within the page and the limits (kept about the part on screen).
+    const mx = Math.round((on[2] - on[0]) / 4), my = Math.round((on[3] - on[1]) / 4);
+    const fit = (lo, hi, min, max, most) => {
+      let a = Math.max(min, lo), b = Math.min(max, hi);
+      if (b - a > most) { const c = (lo + hi) / 2; a = Math.max(min, Math.round(c - most / 2)); b = Math.min(max, a + most); }
+      return [a, b];
+    };
+    const [x0, x1] = fit(on[0] - mx, on[2] + mx, 0, W, SHARP_PAPER_SIDE);
+    const most = Math.min(SHARP_PAPER_SIDE, Math.floor(SHARP_PAPER_PIXELS / Math.max(1, x1 - x0)));
+    const [y0, y1] = fit(on[1] - my, on[3] + my, top, foot, most);
+    if (!(x1 > x0 && y1 > y0)) return;
+    const picture = !!(this.background && typeof this.background.image === 'string' && this.background.image);
+    if (picture) { this.sharpenPicture(look, S, [x0, y0, x1, y1]); return; }
+    const c = this.doc.createElement('canvas');
+    c.width = x1 - x0;
+    c.height = y1 - y0;
+    const ctx = c.getContext('2d');
+    // Opaque over the fitted paper below it: the page's colour, then the ruling.
+    ctx.fillStyle = getComputedStyle(this.frame).backgroundColor;
+    ctx.fillRect(0, 0, c.width, c.height);
+    ctx.translate(-x0, -y0);
+    this.drawRuling(ctx, S, W, [x0, y0, x1, y1]);
+    this.showSharpPaper(c, { look, scale: S, rect: [x0, y0, x1, y1] });
+  }
+
+  /**
+   * The ruling of the paper below as the renderer draws it on an endless page at `S` device
+   * pixels per page pixel (PageRenderer+Background: columns centred within the side margins,
+   * rows from the top margin one spacing apart and on to the page's foot, hairlines 2.2 % of
+   * the spacing in whole device pixels on pixel edges, dots 4 % of it), over the device
+   * rectangle `[x0, y0, x1, y1]` of the page `W` device pixels wide; `ctx` is in the page's
+   * device pixels.
+   */
+  drawRuling(ctx, S, W, [x0, y0, x1, y1]) {
+    const paper = this.background && this.background.paper;
+    if (!paper || !['dots', 'lines', 'grid'].includes(paper.pattern)) return;
+    const step = Number(paper.spacing) * S, margin = Math.max(0, Number(paper.margin) || 0) * S;
+    const areaW = W - 2 * margin;
+    if (!(step >= 1) || !(areaW > 0)) return;
+    ctx.fillStyle = typeof paper.color === 'string' && /^#[0-9a-fA-F]{3,8}$/.test(paper.color) ? paper.color : '#cbbfae';
+    const cols = Math.floor(areaW / step), first = margin + (areaW - cols * step) / 2;
+    const xs = Array.from({ length: cols + 1 }, (_, i) => first + i * step);
+    const from = Math.max(0, Math.floor((y0 - margin) / step) - 1), to = Math.ceil((y1 - margin) / step) + 1;
+    const ys = Array.from({ length: to - from + 1 }, (_, i) => margin + (from + i) * step);
+    if (paper.pattern === 'dots') {
+      const r = Math.max(0.6, step * 0.04);
+      for (const y of ys) for (const x of xs) {
+        if (x + r < x0 || x - r > x1) continue;
+        ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI); ctx.fill();
+      }
+      return;
+    }
+    const t = Math.max(1, Math.round(step * 0.022));
+    const snap = (v) => Math.round(v - t / 2);
+    const left = paper.pattern === 'grid' ? snap(xs[0]) : Math.round(margin);
+    const right = paper.pattern === 'grid' ? snap(xs[xs.length - 1]) + t : Math.round(W - margin);
+    for (const y of ys) ctx.fillRect(left, snap(y), right - left, t);
+    // A grid's upright lines run from its first row on to the page's foot (an endless side).
+    if (paper.pattern === 'grid') {
+      const top = Math.max(y0, snap(margin));
+      if (y1 > top) for (const x of xs) ctx.fillRect(snap(x), top, t, y1 - top);
+    }
+  }
+
+  /**
+   * Under a background picture: the server's render of the device rectangle `[x0, y0, x1, y1]`
+   * at `S` of the page grown as the fitted picture below is (`render?height=H&region=…`). The
+   * last one stays until it arrives.
+   */
+  sharpenPicture(look, S, [x0, y0, x1, y1]) {
+    if (!this.paperSource || !(this.pictureGrown > 0)) return;
+    const key = `${look}|${S}|${x0},${y0},${x1},${y1}|${this.pictureGrown}`;
+    if (this.sharpPaperAsked === key) return;
+    this.sharpPaperAsked = key;
+    const seq = ++this.sharpPaperSeq, p = this.page;
+    this.paperSource(p.id, S, [x0 / S, y0 / S, (x1 - x0) / S, (y1 - y0) / S], this.pictureGrown).then(async (answer) => {
+      if (seq !== this.sharpPaperSeq) return;
+      const img = new Image();
+      img.alt = '';
+      img.draggable = false;
+      img.src = URL.createObjectURL(answer.blob);
+      try { await img.decode(); } catch { URL.revokeObjectURL(img.src); return; }
+      if (seq !== this.sharpPaperSeq || !this.page || this.page.id !== p.id) { URL.revokeObjectURL(img.src); return; }
+      const [ax, ay, aw, ah] = answer.rect;
+      this.showSharpPaper(img, { look, scale: S, rect: [ax, ay, ax + aw, ay + ah], url: img.src });
+    }, () => { if (seq === this.sharpPaperSeq) this.sharpPaperAsked = ''; });
+  }
+
+  /** Puts `el` (a canvas or an image) in the last sharp paper's place, in one go. */
+  showSharpPaper(el, info) {
+    el.className = 'paper-sharp';
+    el.setAttribute('aria-hidden', 'true');
+    Object.assign(el.style, { position: 'absolute', display: 'block', pointerEvents: 'none' });
+    const old = this.sharpPaper;
+    if (old) old.el.replaceWith(el); else if (this.paperBelow) this.paperBelow.after(el); else return;
+    if (old && old.url) URL.revokeObjectURL(old.url);
+    this.sharpPaper = { el, ...info };
+    this.placeSharpPaper();
+  }
+
+  /** Places the sharp paper over its page pixels at the view's zoom. */
+  placeSharpPaper() {
+    const sp = this.sharpPaper;
+    if (!sp) return;
+    const f = this.k / sp.scale, [x0, y0, x1, y1] = sp.rect;
+    Object.assign(sp.el.style, { left: `${x0 * f}px`, top: `${y0 * f}px`, width: `${(x1 - x0) * f}px`, height: `${(y1 - y0) * f}px` });
+  }
+
+  scheduleSharpPaper(ms) {
+    clearTimeout(this.sharpPaperTimer);
+    this.sharpPaperTimer = setTimeout(() => this.sharpenPaper(), ms);
+  }
+
+  dropSharpPaper() {
+    this.sharpPaperSeq++;
+    this.sharpPaperAsked = '';
+    const sp = this.sharpPaper;
+    if (!sp) return;
+    sp.el.remove();
+    if (sp.url) URL.revokeObjectURL(sp.url);
+    this.sharpPaper = null;
   }
 
   /** Lets the picture below an endless page go (another page, a background without one). */
