@@ -1,4 +1,5 @@
-// An endless page with a background picture (a kraft paper tiled under lines): the paper the
+// An endless page with a background picture (a kraft paper under lines, tiled or fitted to the
+// page in each of the other modes): the paper the
 // editor shows below the content, where the pen can go on, is what the page will render once it
 // has grown that far (the picture goes on, in phase, under the ruling). Failed before: the paper
 // below was the background colour with the ruling, the picture stopped at the content's end.
@@ -11,13 +12,14 @@ import Testing
 
 extension EditorBrowserTests {
     /// A "kraft paper" tile, 48x32 px: brown diagonal stripes with seeded specks, so a plain
-    /// colour or a tile out of phase differs from it everywhere.
-    static func kraftTile() throws -> [UInt8] {
+    /// colour or a tile out of phase differs from it everywhere. `width` and `height` make a
+    /// larger sheet of it (a picture fitted to the page that covers what is tested).
+    static func kraftTile(width: Int = 48, height: Int = 32) throws -> [UInt8] {
         // Specks from a fixed linear congruential sequence (Numerical Recipes' constants).
         var state: UInt32 = 21
         var bytes: [UInt8] = []
-        for y in 0..<32 {
-            for x in 0..<48 {
+        for y in 0..<height {
+            for x in 0..<width {
                 let band = ((x + 2 * y) / 8) % 2 == 0
                 var c: (Int, Int, Int) = band ? (196, 160, 112) : (150, 112, 70)
                 state = state &* 1_664_525 &+ 1_013_904_223
@@ -25,22 +27,33 @@ extension EditorBrowserTests {
                 bytes += [UInt8(c.0), UInt8(c.1), UInt8(c.2), 255]
             }
         }
-        return try PNGEncoder.encode(Pixmap(width: 48, height: 32, straightRGBA: bytes), name: "kraft.png")
+        return try PNGEncoder.encode(Pixmap(width: width, height: height, straightRGBA: bytes), name: "kraft.png")
     }
+
+    /// The picture's modes and the sizes each is tried at: a tiled one at the three sizes, every
+    /// mode fitted to the page at 1024x1366 and one more size.
+    static let endlessPictureCases: [(String, (Int, Int))] =
+        [("tile", (1024, 1366)), ("tile", (1440, 900)), ("tile", (390, 844))]
+        + ["cover", "contain", "stretch", "center"].map { ($0, (1024, 1366)) }
+        + [("cover", (1440, 900)), ("contain", (390, 844)), ("stretch", (390, 844)), ("center", (1440, 900))]
 
     /// Below an endless page's content, the screen shows what `techo export` draws there for the
     /// page grown to the view's height (the same background on a page of that fixed height), at
     /// the editor's scale: mean largest channel difference ≤ 3 and fewer than 1 % of pixels off
-    /// by more than 40, at the best whole-pixel alignment within ±1 px.
-    @Test(arguments: [(1024, 1366), (1440, 900), (390, 844)])
-    func anEndlessPagesBackgroundPictureGoesOnBelowItsContent(size: (Int, Int)) throws {
+    /// by more than 40, at the best whole-pixel alignment within ±1 px. A tiled picture goes on
+    /// in phase with the render; one fitted to the page (cover, contain, stretch, center) is
+    /// fitted to the page as grown, as the export of the grown page fits it.
+    @Test(arguments: endlessPictureCases)
+    func anEndlessPagesBackgroundPictureGoesOnBelowItsContent(mode: String, size: (Int, Int)) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("techo-endless-picture-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let kraft = dir.appendingPathComponent("kraft.png")
-        try Data(try Self.kraftTile()).write(to: kraft)
+        // Fitted to the page, a sheet as large as the page is (as tall as the view at 1024x1366),
+        // so every mode puts it over the rows tested, centred too.
+        try Data(try mode == "tile" ? Self.kraftTile() : Self.kraftTile(width: 480, height: 1200)).write(to: kraft)
         let j = dir.appendingPathComponent("e.techo")
-        let background = ["--color", "#d8c3a0", "--image", kraft.path, "--mode", "tile", "--opacity", "0.85", "--paper", "lines", "--paper-color", "#5a4630"]
+        let background = ["--color", "#d8c3a0", "--image", kraft.path, "--mode", mode, "--opacity", "0.85", "--paper", "lines", "--paper-color", "#5a4630"]
         _ = try Techo.run(["init", j.path, "--title", "Kraft", "--size", "600xauto"], in: dir)
         _ = try Techo.run(["background", j.path, "p1"] + background, in: dir)
         _ = try Techo.run(["draw", j.path, "p1", "--tool", "pencil", "--color", "#3d85c6", "--points", "60,60 300,90"], in: dir)
@@ -113,13 +126,13 @@ extension EditorBrowserTests {
             }
         }
         let shots = Fixtures.artifactsDirectory("editor")
-        let name = "endless-picture-\(size.0)x\(size.1)"
+        let name = "endless-picture-\(mode)-\(size.0)x\(size.1)"
         try shotData.write(to: shots.appendingPathComponent("\(name)-below.png"))
         try f.tab.screenshot(x: 0, y: 0, w: Double(size.0), h: Double(size.1)).write(to: shots.appendingPathComponent("\(name).png"))
         try? FileManager.default.removeItem(at: shots.appendingPathComponent("\(name)-grown-export.png"))
         try FileManager.default.copyItem(at: ref, to: shots.appendingPathComponent("\(name)-grown-export.png"))
         print(
-            "endless picture at \(size.0)x\(size.1): rows \(Int(top))–\(Int(bottom)) below the content (stored \(Int(stored)), view \(Int(viewHeight))), "
+            "endless picture (\(mode)) at \(size.0)x\(size.1): rows \(Int(top))–\(Int(bottom)) below the content (stored \(Int(stored)), view \(Int(viewHeight))), "
                 + "mean difference \(String(format: "%.2f", best.mean)), \(String(format: "%.2f", best.far * 100)) % over 40, at (\(best.dx), \(best.dy))")
         #expect(best.mean <= 3, "\(size): the paper below differs from the grown page's export by \(best.mean) on average")
         #expect(best.far < 0.01, "\(size): \(best.far * 100) % of the paper below is far from the grown page's export")
