@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The editor's hand-speed figures, measured in headless Chromium with real input by the browser
 # tests that print them (docs/editor.md, "Figures"), run here one after another and summed up:
-#   pointer to screen   from each pen / finger pointer event to the first frame that shows it
-#                       (median, p95 over 600 moves of a long stroke, 1024x1366)
+#   pointer to screen   from each pen / finger sample to the first frame that shows it (median,
+#                       p95 over 1,600 samples of a long stroke, four a frame, on an A5 page at
+#                       1024x1366 and two device pixels per CSS pixel, the CPU slowed 4x)
 #   text box to typing  from the click that places a new text box to its first typed character
 #                       on screen (median of 7, 1440x900)
 #   release to render   from a sticker drag's release to the new render on screen, on the demo's

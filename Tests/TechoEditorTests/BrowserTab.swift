@@ -34,6 +34,11 @@ final class BrowserTab {
         try browser.send(method, params, session: session, timeout: timeout)
     }
 
+    /// Several commands written at once, then every answer awaited (`Chromium.sendAll`).
+    func sendAll(_ commands: [(String, [String: Any])], timeout: TimeInterval = 30) throws {
+        try browser.sendAll(commands, session: session, timeout: timeout)
+    }
+
     /// Opens `url` and waits until the editor says it has shown its first render.
     func open(_ url: String) throws {
         try send("Page.navigate", ["url": url])

@@ -126,6 +126,46 @@ final class Chromium: @unchecked Sendable {
         return try sendUnlocked(method, params, session: session, timeout: timeout)
     }
 
+    /// Sends several commands at once, without waiting for one's answer before writing the next,
+    /// then waits for every answer: input events sent this way reach the page between two of its
+    /// frames, as a 240 Hz pen's do (the browser coalesces them into one event of that frame).
+    func sendAll(_ commands: [(String, [String: Any])], session: String? = nil, timeout: TimeInterval = 30) throws {
+        lock.lock()
+        let isClosed = closed
+        let first = nextId
+        nextId += commands.count
+        lock.unlock()
+        if isClosed { throw DevToolsError(description: "the browser has gone away") }
+        var bytes = [UInt8]()
+        for (i, (method, params)) in commands.enumerated() {
+            var message: [String: Any] = ["id": first + i, "method": method, "params": params]
+            if let session { message["sessionId"] = session }
+            bytes += [UInt8](try JSONSerialization.data(withJSONObject: message))
+            bytes.append(0)
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(self.commands, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw DevToolsError(description: "cannot write to the browser: \(String(cString: strerror(errno)))") }
+            offset += n
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        for (i, (method, _)) in commands.enumerated() {
+            while answers[first + i] == nil {
+                if !lock.wait(until: deadline) || (closed && answers[first + i] == nil) {
+                    throw DevToolsError(description: "\(method): no answer from the browser within \(Int(timeout)) s")
+                }
+            }
+            let answer = answers.removeValue(forKey: first + i) ?? [:]
+            if let error = answer["error"] as? [String: Any] {
+                throw DevToolsError(description: "\(method): \(error["message"] ?? error)")
+            }
+        }
+    }
+
     private func sendUnlocked(_ method: String, _ params: [String: Any], session: String?, timeout: TimeInterval) throws -> [String: Any] {
         lock.lock()
         let id = nextId
