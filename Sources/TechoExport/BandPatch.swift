@@ -18,15 +18,18 @@ enum BandPatch {
     }
 
     /// The PNG (unstamped) of `page` at `scale` made from `output`, when that file is still what
-    /// techo wrote for `before` with these settings and the change from `before` leaves at least
-    /// one band of rows as it was; nil when the page must be rendered whole.
+    /// techo wrote with these settings for one of `earlier` (versions of the page before it
+    /// changed) and the change from it leaves at least one band of rows as it was; nil when the
+    /// page must be rendered whole.
     /// `drawn` is called once the page's rows are drawn, before they are encoded.
     static func png(
-        of page: Page, before: Page, scale: Double, settings: ExportSettings, output: URL, renderer: PageRenderer, threads: Int,
+        of page: Page, earlier: [Page], scale: Double, settings: ExportSettings, output: URL, renderer: PageRenderer, threads: Int,
         drawn: () -> Void = {}
     ) throws -> Outcome? {
-        guard settings.format == .png, let rows = try renderer.changedRows(from: before, to: page, scale: scale) else { return nil }
-        guard let old = RenderStamp.unstamped(output, key: RenderKey.of(before, scale: scale, settings: settings), format: .png) else { return nil }
+        guard settings.format == .png, !earlier.isEmpty, let (key, old) = RenderStamp.stamped(output, format: .png),
+            let before = earlier.first(where: { LoadedObjects.hex(RenderKey.of($0, scale: scale, settings: settings)) == key }),
+            let rows = try renderer.changedRows(from: before, to: page, scale: scale)
+        else { return nil }
         let (w, h) = try renderer.deviceSize(of: page, scale: scale)
         let bands = PNGEncoder.bands(width: w, height: h)
         let changed = bands.indices.filter { bands[$0].overlaps(rows) }

@@ -87,13 +87,15 @@ public enum Exporter {
     /// neither rendered nor written. `beforeCommit` runs once every page is staged and before any
     /// output file is put in place; if it throws, nothing is written and its error is thrown.
     ///
-    /// `previous` holds, by page id, pages as they were before an edit (`techo build` gives the
-    /// journal's pages before it changed them): a PNG page whose file is still what techo wrote
-    /// for its previous version is made from that file, its bands of rows no change reaches kept
-    /// and the others rendered again (`BandPatch`); the file is the one a whole render writes.
+    /// `earlier` gives, for a page id, versions of the page from before it was edited, newest
+    /// first (`techo build` gives the journal's page before the build; `techo export`, the page
+    /// before each of its last history steps): a PNG page whose file is still what techo wrote
+    /// for one of them is made from that file, its bands of rows no change reaches kept and the
+    /// others rendered again (`BandPatch`); the file is the one a whole render writes. Asked only
+    /// for a page whose file is not already the one this export would write.
     public static func run(
         pages: [Page], outputs: [URL], title: String, settings: ExportSettings, renderer: PageRenderer,
-        previous: [String: Page] = [:],
+        earlier: (String) -> [Page] = { _ in [] },
         showProgress: Bool = false, err: (String) -> Void = { _ in }, beforeCommit: () throws -> Void = {}
     ) throws -> [URL] {
         precondition(settings.format == .pdf ? outputs.count == 1 : outputs.count == pages.count, "one output per page")
@@ -186,10 +188,10 @@ public enum Exporter {
                         continue
                     }
                     let threads = max(1, renderer.composeThreads / workers)
-                    if settings.format == .png, !settings.force, let before = previous[page.id] {
+                    if settings.format == .png, !settings.force {
                         let t0 = ContinuousClock.now
                         if let patch = try BandPatch.png(
-                            of: page, before: before, scale: scale, settings: settings, output: outputs[i], renderer: renderer, threads: threads,
+                            of: page, earlier: earlier(page.id), scale: scale, settings: settings, output: outputs[i], renderer: renderer, threads: threads,
                             drawn: released)
                         {
                             let rendering = seconds(since: t0)

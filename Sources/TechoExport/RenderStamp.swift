@@ -55,24 +55,25 @@ public enum RenderStamp {
     /// larger than 1 GiB, truncated, edited, another program's file) is false, never an error.
     public static func matches(_ url: URL, key: [UInt8], format: ExportFormat) -> Bool {
         guard format != .pdf, let bytes = readRegularFile(url.path) else { return false }
-        return unstamped(bytes, key: key, format: format) != nil
+        return stamped(bytes, format: format)?.key == LoadedObjects.hex(key)
     }
 
-    /// The file at `url` without its stamp (the bytes the encoder wrote), when it is the PNG or
-    /// JPEG techo wrote with render key `key`, untouched (as `matches`); nil otherwise.
-    static func unstamped(_ url: URL, key: [UInt8], format: ExportFormat) -> [UInt8]? {
+    /// The render key (hex) in the file at `url` and the file without its stamp (the bytes the
+    /// encoder wrote), when it is a PNG or JPEG techo wrote, untouched: it carries one stamp,
+    /// and the digest of the rest is the one in it. Nil otherwise (as `matches`).
+    static func stamped(_ url: URL, format: ExportFormat) -> (key: String, rest: [UInt8])? {
         guard format != .pdf, let bytes = readRegularFile(url.path) else { return nil }
-        return unstamped(bytes, key: key, format: format)
+        return stamped(bytes, format: format)
     }
 
-    /// `bytes` without their stamp, when it holds key `key` and the digest of the rest.
-    private static func unstamped(_ bytes: [UInt8], key: [UInt8], format: ExportFormat) -> [UInt8]? {
+    /// `bytes`' render key (hex) and the bytes without their stamp, when the digest is theirs.
+    private static func stamped(_ bytes: [UInt8], format: ExportFormat) -> (key: String, rest: [UInt8])? {
         guard let (range, text) = format == .png ? pngStamp(bytes) : jpegStamp(bytes) else { return nil }
         let fields = text.split(separator: " ")
-        guard fields.count == 2, fields[0] == "key=" + LoadedObjects.hex(key), fields[1].hasPrefix("sha256=") else { return nil }
+        guard fields.count == 2, fields[0].hasPrefix("key="), fields[1].hasPrefix("sha256=") else { return nil }
         var rest = Array(bytes[..<range.lowerBound])
         rest += bytes[range.upperBound...]
-        return fields[1].dropFirst(7) == LoadedObjects.hex(digest(rest)) ? rest : nil
+        return fields[1].dropFirst(7) == LoadedObjects.hex(digest(rest)) ? (String(fields[0].dropFirst(4)), rest) : nil
     }
 
     /// The stamp chunk's bytes and its text, when the PNG has exactly one.

@@ -6,16 +6,42 @@ import TechoTestSupport
 import Testing
 
 @Suite struct BandPatchTests {
-    /// A tall page (400x7000 at 72 dpi: five bands of rows, of 1,746 rows but the last) with one of each kind of element,
-    /// spread down the page; `edit` changes the listed elements' JSON.
+    // The elements of the tall page, each with what a test may change.
+    static func photo(at: String = "200, 900") -> String {
+        ##"{"type": "photo", "id": "photo", "src": "photo.jpg", "at": [\##(at)], "width": 300, "##
+            + ##""rotate": -6, "frame": "polaroid", "shadow": true}"##
+    }
+    static func sticker(at: String = "120, 2300") -> String {
+        ##"{"type": "image", "id": "sticker", "src": "s.png", "at": [\##(at)], "scale": 2, "rotate": 20, "##
+            + ##""outline": {"width": 6, "color": "#ffffff"}}"##
+    }
+    static func text(_ t: String = "Kyoto, spring") -> String {
+        ##"{"type": "text", "id": "text", "text": "\##(t)", "size": 40, "color": "#5b3a29", "at": [200, 3500], "rotate": 4}"##
+    }
+    static func washi(color: String = "#e9a6a0b8") -> String {
+        ##"{"type": "washi", "id": "washi", "from": [60, 4700], "to": [340, 4760], "width": 40, "ends": "zigzag", "##
+            + ##""color": "\##(color)"}"##
+    }
+    static func stroke(_ tool: String, _ color: String?, _ width: Int, _ points: String) -> String {
+        let c = color.map { ##""color": "\##($0)", "## } ?? ""
+        return ##"{"tool": "\##(tool)", \##(c)"width": \##(width), "points": [\##(points)]}"##
+    }
+    static let strokes = [
+        stroke("pencil", "#e07a5f", 6, "[40, 6000], [200, 6100], [360, 6020]"), stroke("eraser", nil, 20, "[150, 6080], [250, 6080]"),
+    ]
+    static func ink(_ strokes: [String]? = nil) -> String {
+        ##"{"type": "ink", "id": "ink", "strokes": [\##((strokes ?? Self.strokes).joined(separator: ", "))]}"##
+    }
+    static func image(_ id: String, at: String, extra: String = "") -> String {
+        ##"{"type": "image", "id": "\##(id)", "src": "s.png", "at": [\##(at)]\##(extra)}"##
+    }
+
+    /// A tall page (400x7000 at 72 dpi: five bands of rows, of 1,746 rows but the last) with one
+    /// of each kind of element, spread down the page; `edit` changes (or adds) elements by id.
     static func manifest(_ edit: [String: String] = [:], order: [String]? = nil) -> String {
         var elements: [(String, String)] = [
-            ("photo", ##"{"type": "photo", "id": "photo", "src": "photo.jpg", "at": [200, 900], "width": 300, "rotate": -6, "frame": "polaroid", "shadow": true}"##),
-            ("sticker", ##"{"type": "image", "id": "sticker", "src": "s.png", "at": [120, 2300], "scale": 2, "rotate": 20, "outline": {"width": 6, "color": "#ffffff"}}"##),
-            ("text", ##"{"type": "text", "id": "text", "text": "Kyoto, spring", "size": 40, "color": "#5b3a29", "at": [200, 3500], "rotate": 4}"##),
-            ("washi", ##"{"type": "washi", "id": "washi", "from": [60, 4700], "to": [340, 4760], "width": 40, "ends": "zigzag", "color": "#e9a6a0b8"}"##),
-            ("ink", ##"{"type": "ink", "id": "ink", "strokes": [{"tool": "pencil", "color": "#e07a5f", "width": 6, "points": [[40, 6000], [200, 6100], [360, 6020]]}, {"tool": "eraser", "width": 20, "points": [[150, 6080], [250, 6080]]}]}"##),
-            ("last", ##"{"type": "image", "id": "last", "src": "s.png", "at": [300, 6800]}"##),
+            ("photo", photo()), ("sticker", sticker()), ("text", text()), ("washi", washi()), ("ink", ink()),
+            ("last", image("last", at: "300, 6800")),
         ]
         for (k, v) in edit { if let i = elements.firstIndex(where: { $0.0 == k }) { elements[i].1 = v } else { elements.append((k, v)) } }
         if let order { elements = order.compactMap { id in elements.first { $0.0 == id } } }
@@ -62,13 +88,18 @@ import Testing
     /// Each kind of element moved, restyled, added or removed: the page is patched, a band or
     /// two made again of five, and the file is the whole render's, byte for byte.
     @Test(arguments: [
-        ("sticker moved", ["sticker": ##"{"type": "image", "id": "sticker", "src": "s.png", "at": [180, 2290], "scale": 2, "rotate": 20, "outline": {"width": 6, "color": "#ffffff"}}"##]),
-        ("photo moved", ["photo": ##"{"type": "photo", "id": "photo", "src": "photo.jpg", "at": [210, 930], "width": 300, "rotate": -6, "frame": "polaroid", "shadow": true}"##]),
-        ("text edited", ["text": ##"{"type": "text", "id": "text", "text": "Kyoto, spring rain", "size": 40, "color": "#5b3a29", "at": [200, 3500], "rotate": 4}"##]),
-        ("washi recoloured", ["washi": ##"{"type": "washi", "id": "washi", "from": [60, 4700], "to": [340, 4760], "width": 40, "ends": "zigzag", "color": "#7fb3d5b8"}"##]),
-        ("stroke added", ["ink": ##"{"type": "ink", "id": "ink", "strokes": [{"tool": "pencil", "color": "#e07a5f", "width": 6, "points": [[40, 6000], [200, 6100], [360, 6020]]}, {"tool": "eraser", "width": 20, "points": [[150, 6080], [250, 6080]]}, {"tool": "highlighter", "color": "#f2cc8f", "width": 20, "points": [[40, 6200], [360, 6210]]}]}"##]),
-        ("sticker added", ["new": ##"{"type": "image", "id": "new", "src": "s.png", "at": [200, 5200], "rotate": 45}"##]),
-        ("sticker hidden", ["last": ##"{"type": "image", "id": "last", "src": "s.png", "at": [300, 6800], "hidden": true}"##]),
+        ("sticker moved", ["sticker": sticker(at: "180, 2290")]),
+        ("photo moved", ["photo": photo(at: "210, 930")]),
+        ("text edited", ["text": text("Kyoto, spring rain")]),
+        ("washi recoloured", ["washi": washi(color: "#7fb3d5b8")]),
+        (
+            "stroke added",
+            [
+                "ink": ink(strokes + [stroke("highlighter", "#f2cc8f", 20, "[40, 6200], [360, 6210]")])
+            ]
+        ),
+        ("sticker added", ["new": image("new", at: "200, 5200", extra: ##", "rotate": 45"##)]),
+        ("sticker hidden", ["last": image("last", at: "300, 6800", extra: ##", "hidden": true"##)]),
     ])
     func aPartialChangeIsPatchedExactly(_ change: (String, [String: String])) throws {
         let ws = try Self.workspace()
@@ -89,6 +120,27 @@ import Testing
         try Self.expectWhole(ws, "back")
     }
 
+    /// `techo export` after edits by other commands finds, in the history, the version of the
+    /// page its file was written for: one step back, then three (two moves and a text edit).
+    @Test func anExportAfterGesturesPatchesFromTheHistory() throws {
+        let ws = try Self.workspace()
+        func export() throws -> (pages: Int, redone: Int, bands: Int)? {
+            let r = try ws.run(["export", "tall.techo", "-o", "tall-pages"], environment: ["TECHO_TIMINGS": "1"])
+            #expect(r.code == 0, "\(r.err)")
+            return Self.patched(in: r.err)
+        }
+        #expect(try ws.run(["gesture", "tall.techo", "p", "sticker", "--pan", "30,0"]).code == 0)
+        let one = try export()
+        #expect(one?.pages == 1 && (one?.redone ?? 9) <= 2, "\(String(describing: one))")
+        try Self.expectWhole(ws, "one-step")
+        #expect(try ws.run(["gesture", "tall.techo", "p", "photo", "--pan", "0,20"]).code == 0)
+        #expect(try ws.run(["gesture", "tall.techo", "p", "last", "--rotate", "30"]).code == 0)
+        #expect(try ws.run(["set", "tall.techo", "p", "text", "--text", "Nara"]).code == 0)
+        let three = try export()
+        #expect(three?.pages == 1 && (three?.redone ?? 9) <= 4, "\(String(describing: three))")
+        try Self.expectWhole(ws, "three-steps")
+    }
+
     /// What cannot be patched renders whole, exactly: elements restacked, the background
     /// changed, a change reaching every band, and an output file that is not what techo wrote.
     @Test func wholeRenderWhenAPatchCannotBeTrusted() throws {
@@ -98,7 +150,7 @@ import Testing
         let recoloured = Self.manifest().replacingOccurrences(of: "#f6f0e4", with: "#ffffff")
         #expect(try Self.rebuild(ws, recoloured) == nil, "new background: patched")
         try Self.expectWhole(ws, "background")
-        let tall = ["ink": ##"{"type": "ink", "id": "ink", "strokes": [{"tool": "pencil", "color": "#e07a5f", "width": 6, "points": [[40, 10], [360, 6990]]}]}"##]
+        let tall = ["ink": Self.ink([Self.stroke("pencil", "#e07a5f", 6, "[40, 10], [360, 6990]")])]
         #expect(try Self.rebuild(ws, Self.manifest(tall)) == nil, "a stroke down the whole page: patched")
         try Self.expectWhole(ws, "every-band")
 

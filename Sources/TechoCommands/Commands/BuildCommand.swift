@@ -142,7 +142,7 @@ enum BuildCommand: TechoCommand {
         // size) was not staged: it is checked as before.
         for path in leftToRender { batch.check(file: URL(fileURLWithPath: path), name: path) }
         // The journal's pages before this build: a page file still as techo wrote it for its
-        // page's old version is patched, not rendered whole (Exporter's `previous`).
+        // page's old version is patched, not rendered whole (Exporter's `earlier`).
         var oldPages: [String: Page]?
         do {
             oldPages = try existing?.read().pages
@@ -231,7 +231,7 @@ enum BuildCommand: TechoCommand {
             try ExportCommand.export(
                 chosen, total: chosen.count, title: build.journal.title, args: args,
                 defaultFolder: folder.appendingPathComponent(name + "-pages"),
-                renderer: renderer, io: io, previous: oldPages ?? [:],
+                renderer: renderer, io: io, earlier: { id in oldPages?[id].map { [$0] } ?? [] },
                 beforeCommit: {
                     // Every page is drawn: a picture not decoded whole is checked now.
                     batch.renderEnded()

@@ -73,7 +73,10 @@ enum ExportCommand: TechoCommand {
             .appendingPathComponent(journalURL.deletingPathExtension().lastPathComponent + "-pages")
         let files = try export(
             chosen, total: journal.pageOrder.count, title: journal.title, args: args, defaultFolder: defaultFolder,
-            renderer: PageRenderer(assetURL: store.assetURL), io: io)
+            renderer: PageRenderer(assetURL: store.assetURL), io: io,
+            // A page edited since its file was written may be patched from it: the page as it
+            // was before each of the last history steps, to find the one the file was made for.
+            earlier: { store.earlierVersions(ofPage: $0) })
         for f in files { io.out("\(f.path)\n") }
     }
 
@@ -90,7 +93,7 @@ enum ExportCommand: TechoCommand {
     /// Shared by export and build: decides the outputs from -o/--format/--scale and writes them.
     static func export(
         _ chosen: [(position: Int, page: Page)], total: Int, title: String, args: ParsedArguments, defaultFolder: URL,
-        renderer: PageRenderer, io: CommandIO, previous: [String: Page] = [:], beforeCommit: () throws -> Void = {}
+        renderer: PageRenderer, io: CommandIO, earlier: (String) -> [Page] = { _ in [] }, beforeCommit: () throws -> Void = {}
     ) throws -> [URL] {
         var settings = ExportSettings.fromEnvironment()
         settings.force = args.has("force")
@@ -156,7 +159,7 @@ enum ExportCommand: TechoCommand {
         let outputs = Exporter.outputs(for: chosen, total: total, target: target, isFile: isFile, format: settings.format)
         do {
             return try Exporter.run(
-                pages: chosen.map(\.page), outputs: outputs, title: title, settings: settings, renderer: renderer, previous: previous,
+                pages: chosen.map(\.page), outputs: outputs, title: title, settings: settings, renderer: renderer, earlier: earlier,
                 showProgress: io.stderrIsTerminal,
                 err: io.err, beforeCommit: beforeCommit)
         } catch {
