@@ -272,7 +272,9 @@ export class View {
     if (!seen || seen[1] + seen[3] <= stored) return;
     const look = `${p.id}|${JSON.stringify(this.background)}|${stored}`;
     const W = Math.round(p.width * S);
-    const top = Math.ceil(stored * S), foot = Math.floor(p.height * S);
+    // From the render's last whole row (at or just above the stored height), as the fitted picture
+    // below is: under the render, so no row of the fitted paper shows between the two.
+    const top = Math.floor(stored * S), foot = Math.floor(p.height * S);
     // The part on screen in the page's device pixels, below the render.
     const on = [Math.floor(seen[0] * S), Math.max(top, Math.floor(seen[1] * S)),
       Math.ceil((seen[0] + seen[2]) * S), Math.min(foot, Math.ceil((seen[1] + seen[3]) * S))];
