@@ -29,13 +29,22 @@ final class ComposeJobs: @unchecked Sendable {
     private var stopped = false
     private let make: (Int) throws -> ElementDrawing
     private let group = DispatchGroup()
+    /// Bytes of the drawings made and not yet applied; no drawing is started ahead of the page
+    /// thread while they pass `budget`, so memory holds what is being applied and a budget's
+    /// worth ahead, however the threads happen to interleave.
+    private var held = 0
+    private let budget: Int
+    /// The most bytes of drawings held at once (for the tests).
+    private(set) var mostHeld = 0
 
-    /// `order`: the indices in the order work is taken (default: stacking order).
-    init(count: Int, order: [Int]? = nil, make: @escaping (Int) throws -> ElementDrawing) {
+    /// `order`: the indices in the order work is taken (default: stacking order). `budget`:
+    /// bytes of drawings made ahead of the page thread past which no more are started.
+    init(count: Int, order: [Int]? = nil, budget: Int = .max, make: @escaping (Int) throws -> ElementDrawing) {
         results = Array(repeating: nil, count: count)
         claimed = Array(repeating: false, count: count)
         self.order = order ?? Array(0..<count)
         precondition(self.order.count == count, "one place in the order per element")
+        self.budget = budget
         self.make = make
     }
 
@@ -48,10 +57,12 @@ final class ComposeJobs: @unchecked Sendable {
         }
     }
 
-    /// The next element nobody has started, or nil when all are taken or the render ended.
+    /// The next element nobody has started, once the drawings held are within the budget; nil
+    /// when all are taken or the render ended.
     private func claim() -> Int? {
         condition.lock()
         defer { condition.unlock() }
+        while held > budget && !stopped { condition.wait() }
         return claimLocked()
     }
 
@@ -69,6 +80,8 @@ final class ComposeJobs: @unchecked Sendable {
     private func store(_ i: Int, _ r: Result<ElementDrawing, Error>) {
         condition.lock()
         results[i] = r
+        if case .success(let d) = r { held += d.bytes }
+        mostHeld = max(mostHeld, held)
         condition.broadcast()
         condition.unlock()
     }
@@ -85,11 +98,13 @@ final class ComposeJobs: @unchecked Sendable {
             return try make(i)
         }
         while results[i] == nil {
-            if let j = claimLocked() {
+            if held <= budget, let j = claimLocked() {
                 condition.unlock()
                 let r = Result { try make(j) }
                 condition.lock()
                 results[j] = r
+                if case .success(let d) = r { held += d.bytes }
+                mostHeld = max(mostHeld, held)
                 condition.broadcast()
             } else {
                 condition.wait()
@@ -97,6 +112,8 @@ final class ComposeJobs: @unchecked Sendable {
         }
         let r = results[i]!
         results[i] = nil  // applied once; let its pixels go
+        if case .success(let d) = r { held -= d.bytes }
+        condition.broadcast()
         condition.unlock()
         return try r.get()
     }
@@ -185,7 +202,7 @@ extension PageRenderer {
         let threads = threads ?? composeThreads
         let preview = keepDrawings && canvas.width * canvas.height <= PageRenderer.previewPixels
         let elements = page.elements.filter { !$0.hidden && $0.opacity > 0 }
-        let jobs = ComposeJobs(count: elements.count, order: PageRenderer.workOrder(elements)) { [self] i in
+        let jobs = ComposeJobs(count: elements.count, order: PageRenderer.workOrder(elements), budget: PageRenderer.aheadBudget) { [self] i in
             try drawing(of: elements[i], canvas: canvas, keep: preview)
         }
         jobs.start(workers: threads > 1 ? threads : 0)
@@ -199,6 +216,10 @@ extension PageRenderer {
         }
         return RenderedPage(pixmap: pixmap, dpi: page.dpi * canvas.scale, warnings: warnings)
     }
+
+    /// Bytes of element drawings made ahead of the page thread (made, not yet applied) past which
+    /// no more are started: 24 MiB, an A5 page's full-page layer at 300 dpi and a little more.
+    static let aheadBudget = 24 << 20
 
     /// The order element drawings are taken in: the ones that take longest first (photos, by
     /// their area on the page, then ink, then pictures, then text), stacking order among equals.
