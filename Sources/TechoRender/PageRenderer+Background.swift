@@ -65,8 +65,20 @@ extension PageRenderer {
         let img = try images.image(bg.asset, natural: natural, needed: (Double(tw), Double(th)))
         var tile = img
         if img.width != tw || img.height != th {
+            // Resampled as the tiled plane it is: from the picture with a border of its own
+            // opposite edges, so the tile's edge pixels are filtered with the next tile's pixels
+            // (with nothing beyond them, they came out part transparent: a faint line at every
+            // tile's edge when the tile is not drawn at its own size).
+            let sx = Double(tw) / Double(img.width), sy = Double(th) / Double(img.height)
+            let m = min(max(img.width, img.height), Int((2 / min(sx, sy)).rounded(.up)) + 2)
+            var wrapped = Pixmap(width: img.width + 2 * m, height: img.height + 2 * m)
+            for j in -1...1 {
+                for i in -1...1 {
+                    wrapped.draw(img, transform: .translation(Double(m + i * img.width), Double(m + j * img.height)), blendMode: .source)
+                }
+            }
             tile = Pixmap(width: tw, height: th)
-            tile.draw(img, transform: .scale(Double(tw) / Double(img.width), Double(th) / Double(img.height)), filter: .good)
+            tile.draw(wrapped, transform: .translation(Double(-m), Double(-m)).concatenating(.scale(sx, sy)), filter: .good)
         }
         // Tiny tiles are repeated into one of at least 256 px first, to keep the copy count low.
         let rx = max(1, (256 + tw - 1) / tw), ry = max(1, (256 + th - 1) / th)

@@ -156,6 +156,42 @@ import Testing
         }
     }
 
+    /// A tiled picture drawn at another size than its own is the tiled plane resampled: at
+    /// scale 1.5 a 12x12 noise tile's copies are, pixel for pixel (within 2 levels), a 36x36
+    /// picture of 3x3 copies drawn centred on the page, across the tiles' edges too (where the
+    /// tile resampled alone had only its own pixels to filter with: a seam every 18 pixels).
+    @Test func aResampledTileIsTheTiledPlaneResampled() throws {
+        let f = try RenderFixture()
+        var tile = Pixmap(width: 12, height: 12), mosaic = Pixmap(width: 36, height: 36)
+        var state: UInt32 = 7
+        for y in 0..<12 {
+            for x in 0..<12 {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                let v = UInt8(truncatingIfNeeded: state >> 24)
+                tile.setPixel(x, y, (v, 255 &- v, v / 2, 255))
+                for j in 0..<3 { for i in 0..<3 { mosaic.setPixel(x + 12 * i, y + 12 * j, (v, 255 &- v, v / 2, 255)) } }
+            }
+        }
+        let tileAsset = try f.addPNG(tile), mosaicAsset = try f.addPNG(mosaic)
+        let r = f.renderer()
+        let tiled = try r.render(page(36, 36, background: Background(color: .white, image: try BackgroundImage(asset: tileAsset, mode: .tile)), []), scale: 1.5)
+            .pixmap
+        let whole = try r.render(
+            page(36, 36, background: Background(color: .white, image: try BackgroundImage(asset: mosaicAsset, mode: .center)), []), scale: 1.5
+        )
+        .pixmap
+        var worst = 0, worstAt = (0, 0)
+        // The middle copy and a few pixels of its neighbours: both of its edges each way.
+        for y in 14..<40 {
+            for x in 14..<40 {
+                let a = px(tiled, x, y), b = px(whole, x, y)
+                let d = max(abs(a.r - b.r), abs(a.g - b.g), abs(a.b - b.b))
+                if d > worst { (worst, worstAt) = (d, (x, y)) }
+            }
+        }
+        #expect(worst <= 2, "the tiled page differs from the tiled plane by \(worst) at \(worstAt)")
+    }
+
     @Test func imageOpacityBlendsWithTheColour() throws {
         let f = try RenderFixture()
         let asset = try f.addPNG(solid(10, 10, (0, 0, 0, 255)))
