@@ -179,6 +179,22 @@ extension EditorBrowserTests {
         try f.tab.touches("touchEnd", [])
         try f.waitSettled()
         #expect(try Self.elementCount(f) == before)
+        // The swipe's fling comes to rest before the hold, as a hand pauses: a touch while the
+        // tray still flings is the browser's scroll, and a hold there lifts nothing.
+        try f.tab.waitFor(
+            """
+            new Promise((done) => {
+              const el = document.querySelector('[data-techo-sticker="flowers/tulip"]');
+              let last = NaN, still = 0;
+              const look = () => {
+                const y = el.getBoundingClientRect().top;
+                still = y === last ? still + 1 : 0;
+                last = y;
+                if (still >= 15) done(true); else requestAnimationFrame(look);
+              };
+              requestAnimationFrame(look);
+            })
+            """, what: "the tray at rest after the swipe")
 
         // Press, hold, drag onto the page, lift.
         let item = try f.tab.box("[data-techo-sticker=\"flowers/tulip\"]")
