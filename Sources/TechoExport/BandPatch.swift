@@ -17,17 +17,18 @@ enum BandPatch {
         var warnings: [String] = []
     }
 
-    /// The PNG (unstamped) of `page` at `scale` made from `output`, when that file is still what
+    /// The PNG (unstamped) of `page` at `scale` made from `file` (the page's output file as
+    /// `RenderStamp.stamped` read it: its key and its bytes without the stamp), when it is what
     /// techo wrote with these settings for one of `earlier` (versions of the page before it
     /// changed) and the change from it leaves at least one band of rows as it was; nil when the
     /// page must be rendered whole.
     /// `drawn` is called once the page's rows are drawn, before they are encoded.
     static func png(
-        of page: Page, earlier: [Page], scale: Double, settings: ExportSettings, output: URL, renderer: PageRenderer, threads: Int,
-        drawn: () -> Void = {}
+        of page: Page, earlier: [Page], scale: Double, settings: ExportSettings, file: (key: String, rest: [UInt8]), renderer: PageRenderer,
+        threads: Int, drawn: () -> Void = {}
     ) throws -> Outcome? {
-        guard settings.format == .png, !earlier.isEmpty, let (key, old) = RenderStamp.stamped(output, format: .png),
-            let before = earlier.first(where: { LoadedObjects.hex(RenderKey.of($0, scale: scale, settings: settings)) == key }),
+        let (key, old) = file
+        guard settings.format == .png, let before = earlier.first(where: { LoadedObjects.hex(RenderKey.of($0, scale: scale, settings: settings)) == key }),
             let rows = try renderer.changedRows(from: before, to: page, scale: scale)
         else { return nil }
         let (w, h) = try renderer.deviceSize(of: page, scale: scale)

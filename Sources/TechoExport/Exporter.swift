@@ -177,7 +177,10 @@ public enum Exporter {
                     let scale = settings.scale(page)
                     // The one-file PDF is always written whole; PNG and JPEG pages carry a key.
                     let key = settings.format == .pdf ? [] : RenderKey.of(page, scale: scale, settings: settings)
-                    if settings.format != .pdf && !settings.force && RenderStamp.matches(outputs[i], key: key, format: settings.format) {
+                    // The existing file, read once: kept as it is when it holds this key, else
+                    // perhaps patched from (it may hold the key of an earlier version).
+                    let existing = settings.format == .pdf || settings.force ? nil : RenderStamp.stamped(outputs[i], format: settings.format)
+                    if let existing, existing.key == LoadedObjects.hex(key) {
                         // What a killed export left for this file goes, as when it is written.
                         StagedFile.removeStaleTemps(of: outputs[i])
                         lock.lock()
@@ -188,10 +191,10 @@ public enum Exporter {
                         continue
                     }
                     let threads = max(1, renderer.composeThreads / workers)
-                    if settings.format == .png, !settings.force {
+                    if settings.format == .png, let existing {
                         let t0 = ContinuousClock.now
                         if let patch = try BandPatch.png(
-                            of: page, earlier: earlier(page.id), scale: scale, settings: settings, output: outputs[i], renderer: renderer, threads: threads,
+                            of: page, earlier: earlier(page.id), scale: scale, settings: settings, file: existing, renderer: renderer, threads: threads,
                             drawn: released)
                         {
                             let rendering = seconds(since: t0)

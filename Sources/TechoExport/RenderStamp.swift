@@ -54,8 +54,7 @@ public enum RenderStamp {
     /// one in it. Anything else (no file, a folder, a link, a FIFO or device, unreadable,
     /// larger than 1 GiB, truncated, edited, another program's file) is false, never an error.
     public static func matches(_ url: URL, key: [UInt8], format: ExportFormat) -> Bool {
-        guard format != .pdf, let bytes = readRegularFile(url.path) else { return false }
-        return stamped(bytes, format: format)?.key == LoadedObjects.hex(key)
+        stamped(url, format: format)?.key == LoadedObjects.hex(key)
     }
 
     /// The render key (hex) in the file at `url` and the file without its stamp (the bytes the
