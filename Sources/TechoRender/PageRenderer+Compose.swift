@@ -201,7 +201,7 @@ extension PageRenderer {
     func compose(_ page: Page, canvas: Canvas, keepDrawings: Bool = true, threads: Int? = nil) throws -> RenderedPage {
         let threads = threads ?? composeThreads
         let preview = keepDrawings && canvas.width * canvas.height <= PageRenderer.previewPixels
-        let elements = page.elements.filter { !$0.hidden && $0.opacity > 0 }
+        let elements = page.elements.filter(\.drawsAnything)
         let jobs = ComposeJobs(count: elements.count, order: PageRenderer.workOrder(elements), budget: PageRenderer.aheadBudget) { [self] i in
             try drawing(of: elements[i], canvas: canvas, keep: preview)
         }
