@@ -82,6 +82,10 @@ int techo_lazy_available(techo_lazy_library lib, char *msg, size_t msg_cap) {
     return 0;
 }
 
+const char *techo_lazy_soname(techo_lazy_library lib) {
+    return (unsigned)lib < TECHO_LAZY_COUNT ? libraries[lib].soname : NULL;
+}
+
 int techo_lazy_is_loaded(techo_lazy_library lib) {
     return (unsigned)lib < TECHO_LAZY_COUNT && __atomic_load_n(&libraries[lib].handle, __ATOMIC_ACQUIRE) != NULL;
 }
@@ -129,6 +133,8 @@ int techo_lazy_available(techo_lazy_library lib, char *msg, size_t msg_cap) {
     if (msg && msg_cap) snprintf(msg, msg_cap, "no lazily loaded library %d", (int)lib);
     return 0;
 }
+
+const char *techo_lazy_soname(techo_lazy_library lib) { return (unsigned)lib < TECHO_LAZY_COUNT ? "" : NULL; }
 
 int techo_lazy_is_loaded(techo_lazy_library lib) { return (unsigned)lib < TECHO_LAZY_COUNT; }
 #endif

@@ -176,7 +176,7 @@ public enum Exporter {
                     }
                     let scale = settings.scale(page)
                     // The one-file PDF is always written whole; PNG and JPEG pages carry a key.
-                    let key = settings.format == .pdf ? [] : RenderKey.of(page, scale: scale, settings: settings)
+                    let key = settings.format == .pdf ? [] : RenderKey.of(page, scale: scale, settings: settings, renderer: renderer)
                     // The existing file, read once: kept as it is when it holds this key, else
                     // perhaps patched from (it may hold the key of an earlier version).
                     let existing = settings.format == .pdf || settings.force ? nil : RenderStamp.stamped(outputs[i], format: settings.format)

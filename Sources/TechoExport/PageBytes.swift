@@ -29,7 +29,7 @@ public enum PageBytes {
             ? try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: 1, filter: .up, name: "page \(page.id)")
             : RenderStamp.stampPNG(
                 try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: ExportSettings().level, name: "page \(page.id)"),
-                key: RenderKey.of(page, scale: scale, settings: ExportSettings()))
+                key: RenderKey.of(page, scale: scale, settings: ExportSettings(), renderer: renderer))
         let t2 = ContinuousClock.now
         func s(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
         seconds.render += s(t1 - t0)

@@ -30,7 +30,7 @@ final class ImageCache: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [AnyHashable: Slot] = [:]
     private var infos: [AssetRef: ImageInfo] = [:]
-    private var vectors: [AssetRef: Bool] = [:]
+    private var formats: [AssetRef: ImageFormat?] = [:]
     private var clock: UInt64 = 0
     private var total = 0
     let assetURL: (AssetRef) throws -> URL
@@ -125,21 +125,25 @@ final class ImageCache: @unchecked Sendable {
         }
     }
 
-    /// Whether the asset is an SVG, told from its first 4 KiB (whatever its extension), once per
-    /// asset. An unreadable asset is not a vector here; decoding it reports why.
-    func isVector(_ asset: AssetRef) -> Bool {
+    /// Whether the asset is an SVG, told from its first 4 KiB (whatever its extension).
+    func isVector(_ asset: AssetRef) -> Bool { format(asset) == .svg }
+
+    /// The asset's format as its decode will sniff it, from its first 4 KiB (whatever its
+    /// extension), once per asset; nil for an unreadable file or one of no known format (its
+    /// decode then reports why).
+    func format(_ asset: AssetRef) -> ImageFormat? {
         lock.lock()
-        let known = vectors[asset]
+        let known = formats[asset]
         lock.unlock()
-        if let v = known { return v }
+        if let f = known { return f }
         // Never blocks: a FIFO or device in place of an asset reads as nothing here, and its
         // decode then reports what it is.
         let head = (try? assetURL(asset)).map { FileBytes.head(of: $0.path, count: 4096) } ?? []
-        let v = ImageFormat.sniff(head) == .svg
+        let f = ImageFormat.sniff(head)
         lock.lock()
-        vectors[asset] = v
+        formats[asset] = .some(f)
         lock.unlock()
-        return v
+        return f
     }
 
     /// The asset's natural (displayed) size, from its header, cached.

@@ -98,6 +98,20 @@ public final class PageRenderer: @unchecked Sendable {
         textLock.unlock()
     }
 
+    /// The formats of the pictures `page` draws (background, photos, stickers, tape patterns;
+    /// not a text's font file), as their decodes will sniff them from the files' first bytes,
+    /// whatever their extensions; each asset is read once per renderer. What an export's render
+    /// key names the decoding libraries by.
+    public func pictureFormats(of page: Page) -> Set<ImageFormat> {
+        var pictures = Set<AssetRef>()
+        if let b = page.background.image { pictures.insert(b.asset) }
+        for e in page.elements {
+            if case .text = e.content { continue }
+            pictures.formUnion(e.assets)
+        }
+        return Set(pictures.compactMap { images.format($0) })
+    }
+
     /// The part `region` (device pixels of the whole render at `scale`, clipped to it) of what
     /// `render(page, scale:)` draws, pixel for pixel, at the cost of that part: the editor asks
     /// for what is on screen when zoomed in.

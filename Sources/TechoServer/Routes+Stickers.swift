@@ -182,7 +182,7 @@ extension EditorServer {
         let thread = Thread { [weak self] in
             defer { work.finish() }
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + 10)
-            _ = RenderKey.program
+            RenderKey.warm()
             guard let self, !work.isStopping else { return }
             _ = try? self.stickerAtlas(StickerPacks.all().packs, stopsWith: work)
         }

@@ -76,7 +76,7 @@ extension EditorServer {
         let scale = min(Double(h) / max(size.height, 1), Double(h) * Self.thumbnailMaxAspect / max(size.width, 1))
         var settings = ExportSettings()
         settings.level = 6
-        let key = RenderKey.of(p, scale: scale, settings: settings)
+        let key = RenderKey.of(p, scale: scale, settings: settings, renderer: renderer)
         let hex = key.prefix(20).map { String(format: "%02x", $0) }.joined()
         return (scale, "\"t-\(hex)\"")
     }

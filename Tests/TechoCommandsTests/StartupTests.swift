@@ -61,6 +61,34 @@ import Testing
         #expect(!Self.loaded("libmicrohttpd.so", in: objects), "the export opened the server's library")
     }
 
+    /// An export opens the libraries its pages draw with and no others, the render key's
+    /// included (it names the libraries a page is drawn with, not every one techo may use): a
+    /// page of a PNG sticker, a JPEG photo, text and ink opens libpng, libjpeg, the text stack
+    /// and libdeflate, and not librsvg, libheif or libwebp or what they load.
+    @Test func anExportOfStickersPhotosTextAndInkOpensOnlyTheirLibraries() throws {
+        let ws = try Workspace()
+        try ws.png("s.png", 24, 16, rgba: (200, 40, 40, 255))
+        try ws.jpeg("photo.jpg", 40, 30, rgb: (30, 90, 200))
+        #expect(try ws.run("init", "j.techo", "--size", "200x200", "--background", "#ffffff").code == 0)
+        for args in [
+            ["add", "image", "j.techo", "p1", "s.png"], ["add", "photo", "j.techo", "p1", "photo.jpg"],
+            ["add", "text", "j.techo", "p1", "Kyoto"], ["draw", "j.techo", "p1", "--tool", "pencil", "--points", "10,10 80,90"],
+        ] {
+            let r = try ws.run(args)
+            #expect(r.code == 0, "\(args): \(r.err)")
+        }
+        let e = try ws.run(["export", "j.techo", "-o", "p1.png"], environment: ["LD_DEBUG": "libs"])
+        #expect(e.code == 0, "\(e.err.suffix(2000))")
+        #expect(try ws.image("p1.png").width == 200)
+        let objects = Self.initialised(e.err)
+        for lib in ["libpng16.so", "libjpeg.so", "libfreetype.so", "libharfbuzz.so", "libdeflate.so"] {
+            #expect(Self.loaded(lib, in: objects), "the export did not open \(lib)")
+        }
+        for lib in ["librsvg-2.so", "libcairo.so", "libheif.so", "libde265.so", "libx265.so", "libwebp.so", "libpango-1.0.so", "libmicrohttpd.so"] {
+            #expect(!Self.loaded(lib, in: objects), "the export opened \(lib), which no page draws with")
+        }
+    }
+
     /// A library that cannot be opened is a broken install: the command fails with an error that
     /// names the library and its Debian package, and does not crash.
     @Test func aMissingLibraryIsAnErrorNamingItsPackage() throws {

@@ -48,6 +48,9 @@ typedef enum {
  * not NULL, a NUL-terminated message (library, Debian package, the loader's reason) in it. */
 int techo_lazy_available(techo_lazy_library lib, char *msg, size_t msg_cap);
 
+/* The soname `lib` is opened by ("librsvg-2.so.2"); NULL for no such library. Opens nothing. */
+const char *techo_lazy_soname(techo_lazy_library lib);
+
 /* Whether `lib` has been opened in this process (for tests; opens nothing). */
 int techo_lazy_is_loaded(techo_lazy_library lib);
 
