@@ -1,7 +1,6 @@
 // PNG encoding: RGB when opaque, RGBA (straight alpha) otherwise, sRGB + pHYs. techo's own
 // writer (PNGWriter: libdeflate, bands in parallel) by default; libpng's stays as the reference.
 import CTechoShims
-import Foundation
 import TechoRaster
 
 /// Writes pixmaps as PNG. Output is a pure function of the input: no time chunk, no text.
@@ -161,12 +160,12 @@ public enum PNGEncoder {
             dpi: dpi, level: level, filter: filter, name: name)
     }
 
-    fileprivate static func checked(_ level: Int) -> Int {
+    private static func checked(_ level: Int) -> Int {
         precondition((0...9).contains(level), "PNG zlib level must be 0...9, got \(level)")
         return level
     }
 
-    fileprivate static func pixelsPerMetre(_ dpi: Double?) -> UInt32 {
+    private static func pixelsPerMetre(_ dpi: Double?) -> UInt32 {
         guard let dpi else { return 0 }
         precondition(dpi.isFinite && dpi > 0 && dpi < 1_000_000, "dpi must be positive and finite, got \(dpi)")
         return UInt32((dpi / 0.0254).rounded())
@@ -193,91 +192,5 @@ public enum PNGEncoder {
             }
         }
         return Array(UnsafeBufferPointer(start: buffer.data, count: buffer.size))
-    }
-}
-
-extension PNGEncoder {
-    /// The file `encode(_:dpi:level:)` writes for an opaque image, made band by band while the
-    /// image is still being drawn: each band (`bands`) is handed over as soon as its rows are
-    /// final, packed then on the caller's thread, and filtered and compressed on another core
-    /// while the caller draws the next rows. The bytes are those `encode` writes for the finished
-    /// image. A band with a pixel that is not opaque ends it: `finish` then says nil, and the
-    /// image must be encoded whole (it is then RGBA).
-    public final class BandStream: @unchecked Sendable {
-        /// The rows of each band, in order.
-        public let bands: [Range<Int>]
-        private let width: Int, height: Int, level: Int, ppm: UInt32
-        private let group = DispatchGroup()
-        private let lock = NSLock()
-        private var made: [PNGWriter.KeptBand?]
-        private var translucent = false
-
-        /// A stream for an image `width` × `height` written with `dpi` (nil: no pHYs) at zlib `level`.
-        public init(width: Int, height: Int, dpi: Double?, level: Int = 6) {
-            precondition(width > 0 && height > 0, "PNG size must be positive")
-            self.width = width
-            self.height = height
-            self.level = PNGEncoder.checked(level)
-            ppm = PNGEncoder.pixelsPerMetre(dpi)
-            bands = PNGEncoder.bands(width: width, height: height)
-            made = Array(repeating: nil, count: bands.count)
-        }
-
-        /// Hands over band `k`, whose rows (and the row above them) are final in `pixmap` (the
-        /// image, `width` × `height`): they are copied here, the rest happens on another thread.
-        /// False, and nothing done, once a band holds a pixel that is not opaque.
-        @discardableResult
-        public func add(_ k: Int, of pixmap: Pixmap) -> Bool {
-            precondition(pixmap.width == width && pixmap.height == height && bands.indices.contains(k), "band \(k) of another image")
-            guard !translucent else { return false }
-            let rows = bands[k], first = max(0, rows.lowerBound - 1), stride = width * 3
-            var packed = [UInt8](repeating: 0, count: (rows.upperBound - first) * stride)
-            var opaque = true
-            pixmap.data.withUnsafeBufferPointer { px in
-                packed.withUnsafeMutableBufferPointer { out in
-                    let src = px.baseAddress! + first * width * 4, dst = out.baseAddress!
-                    var all: UInt8 = 255
-                    for i in 0..<(rows.upperBound - first) * width {
-                        dst[3 * i] = src[4 * i]
-                        dst[3 * i + 1] = src[4 * i + 1]
-                        dst[3 * i + 2] = src[4 * i + 2]
-                        all &= src[4 * i + 3]
-                    }
-                    opaque = all == 255
-                }
-            }
-            guard opaque else {
-                translucent = true
-                return false
-            }
-            let (count, level, rowBytes) = (bands.count, level, packed)
-            DispatchQueue.global().async(group: group) { [self] in
-                let band = rowBytes.withUnsafeBufferPointer { p in
-                    PNGWriter.band(
-                        k, of: count, y0: rows.lowerBound, y1: rows.upperBound, stride: stride, bpp: 3, level: level, filter: .adaptive
-                    ) { y, out in out.update(from: p.baseAddress! + (y - first) * stride, count: stride) }
-                }
-                lock.lock()
-                made[k] = band
-                lock.unlock()
-            }
-            return true
-        }
-
-        /// Waits for the bands handed over and joins them into the file; nil when a band was
-        /// not opaque, or when one was never handed over.
-        public func finish() -> [UInt8]? {
-            group.wait()
-            lock.lock()
-            defer { lock.unlock() }
-            guard !translucent, !made.contains(where: { $0 == nil }) else { return nil }
-            var all: [PNGWriter.KeptBand] = []
-            all.reserveCapacity(made.count)
-            for k in made.indices {
-                all.append(made[k]!)
-                made[k] = nil
-            }
-            return PNGWriter.assemble(consume all, width: width, height: height, channels: 3, level: level, ppm: ppm)
-        }
     }
 }

@@ -35,41 +35,36 @@ enum PNGWriter {
         bandRows: Int? = nil, kept: [Int: KeptBand] = [:], row: (Int, UnsafeMutablePointer<UInt8>) -> Void
     ) -> [UInt8] {
         precondition(channels == 3 || channels == 4, "PNG channels must be 3 or 4")
+        let stride = width * channels
         let rows = bandRows ?? Self.bandRows(width: width, channels: channels)
         let bands = (height + rows - 1) / rows
-        var made = [KeptBand](repeating: KeptBand(piece: [], adler: 1, count: 0), count: bands)
-        made.withUnsafeMutableBufferPointer { out in
-            let base = out.baseAddress!
-            DispatchQueue.concurrentPerform(iterations: bands) { b in
-                base[b] = kept[b] ?? band(b, of: bands, y0: b * rows, y1: min(height, b * rows + rows), stride: width * channels, bpp: channels, level: level, filter: filter, row: row)
+        var pieces = [[UInt8]](repeating: [], count: bands)
+        var adlers = [(UInt32, Int)](repeating: (1, 0), count: bands)
+        pieces.withUnsafeMutableBufferPointer { piecesOut in
+            adlers.withUnsafeMutableBufferPointer { adlerOut in
+                let piecesBase = piecesOut.baseAddress!, adlerBase = adlerOut.baseAddress!
+                DispatchQueue.concurrentPerform(iterations: bands) { b in
+                    if let k = kept[b] {
+                        piecesBase[b] = k.piece
+                        adlerBase[b] = (k.adler, k.count)
+                        return
+                    }
+                    let y0 = b * rows, y1 = min(height, y0 + rows)
+                    let filtered = filterBand(y0: y0, y1: y1, stride: stride, bpp: channels, filter: filter, row: row)
+                    let compressed = deflate(filtered, level: level)
+                    let adler = filtered.withUnsafeBytes { UInt32(libdeflate_adler32(1, $0.baseAddress, $0.count)) }
+                    // Every band but the last must let the next one continue the stream.
+                    piecesBase[b] = b == bands - 1 ? compressed : DeflateSplice.continuable(compressed) ?? []
+                    adlerBase[b] = (adler, filtered.count)
+                }
             }
         }
-        return assemble(consume made, width: width, height: height, channels: channels, level: level, ppm: ppm)
-    }
-
-    /// Band `b` of `count` (rows y0..<y1) filtered and compressed: its piece of the stream
-    /// (continuable unless it is the last band), with the Adler-32 and length of its filtered bytes.
-    static func band(
-        _ b: Int, of count: Int, y0: Int, y1: Int, stride: Int, bpp: Int, level: Int, filter: PNGEncoder.Filter,
-        row: (Int, UnsafeMutablePointer<UInt8>) -> Void
-    ) -> KeptBand {
-        let filtered = filterBand(y0: y0, y1: y1, stride: stride, bpp: bpp, filter: filter, row: row)
-        let compressed = deflate(filtered, level: level)
-        let adler = filtered.withUnsafeBytes { UInt32(libdeflate_adler32(1, $0.baseAddress, $0.count)) }
-        // Every band but the last must let the next one continue the stream.
-        let piece = b == count - 1 ? compressed : DeflateSplice.continuable(compressed) ?? []
-        precondition(!piece.isEmpty, "libdeflate wrote a stream the splicer cannot read")
-        return KeptBand(piece: piece, adler: adler, count: filtered.count)
-    }
-
-    /// The file of the bands' pieces joined into one zlib stream, with its chunks.
-    static func assemble(_ bands: consuming [KeptBand], width: Int, height: Int, channels: Int, level: Int, ppm: UInt32) -> [UInt8] {
-        var made = bands
-        var adler = made[0].adler
-        for m in made.dropFirst() { adler = combineAdler32(adler, m.adler, m.count) }
+        precondition(!pieces.contains { $0.isEmpty }, "libdeflate wrote a stream the splicer cannot read")
+        var adler = adlers[0].0
+        for (a, n) in adlers.dropFirst() { adler = combineAdler32(adler, a, n) }
 
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        png.reserveCapacity(made.reduce(128) { $0 + $1.piece.count + 12 })
+        png.reserveCapacity(pieces.reduce(128) { $0 + $1.count + 12 })
         var ihdr = be32(UInt32(width)) + be32(UInt32(height))
         ihdr += [8, channels == 4 ? 6 : 2, 0, 0, 0]
         chunk("IHDR", ihdr, into: &png)
@@ -79,11 +74,10 @@ enum PNGWriter {
         // piece is dropped once written, so the compressed page is held about twice, not thrice.
         let zlibHeader: [UInt8] = [0x78, level >= 7 ? 0xDA : level >= 6 ? 0x9C : level >= 2 ? 0x5E : 0x01]
         let trailer = be32(adler)
-        for b in made.indices {
-            var data = made[b].piece
-            made[b].piece = []
-            if b == 0 { data = zlibHeader + data }
-            if b == made.count - 1 { data += trailer }
+        for b in 0..<bands {
+            var data = b == 0 ? zlibHeader + pieces[b] : pieces[b]
+            if b == bands - 1 { data += trailer }
+            pieces[b] = []
             chunk("IDAT", data, into: &png)
         }
         chunk("IEND", [], into: &png)

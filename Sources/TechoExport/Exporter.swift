@@ -219,24 +219,7 @@ public enum Exporter {
                     // pages rendered at once share the cores: with a page per core, each page is
                     // composed by its own thread alone, which is as fast and holds one element's
                     // drawing at a time instead of those of workers running ahead.
-                    // One page at a time (a one-page export, or one core): its PNG bands are
-                    // compressed on the other cores as the rows above are done. With pages side
-                    // by side, the other pages keep the cores busy instead.
-                    var stream: PNGEncoder.BandStream?
-                    let rendered: RenderedPage
-                    if settings.format == .png && workers == 1 && renderer.composeThreads > 1 {
-                        let (w, h) = try renderer.deviceSize(of: page, scale: scale)
-                        let s = PNGEncoder.BandStream(width: w, height: h, dpi: page.dpi * scale, level: settings.level)
-                        do {
-                            rendered = try renderer.render(page, scale: scale, threads: threads, bands: s.bands) { k, pixmap in s.add(k, of: pixmap) }
-                            stream = s
-                        } catch is BandsUnreliable {
-                            _ = s.finish()
-                            rendered = try renderer.render(page, scale: scale, keepDrawings: false, threads: threads)
-                        }
-                    } else {
-                        rendered = try renderer.render(page, scale: scale, keepDrawings: false, threads: threads)
-                    }
+                    let rendered = try renderer.render(page, scale: scale, keepDrawings: false, threads: threads)
                     released()
                     let rendering = seconds(since: t0)
                     let t1 = ContinuousClock.now
@@ -252,7 +235,7 @@ public enum Exporter {
                     switch settings.format {
                     case .png:
                         let bytes = RenderStamp.stampPNG(
-                            try stream?.finish() ?? PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: settings.level, name: name), key: key)
+                            try PNGEncoder.encode(rendered.pixmap, dpi: rendered.dpi, level: settings.level, name: name), key: key)
                         encoding = seconds(since: t1)
                         let s = try StagedFile.stage(bytes, as: outputs[i])
                         lock.lock(); staged[i] = s; lock.unlock()

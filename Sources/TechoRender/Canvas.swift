@@ -116,38 +116,16 @@ struct ElementDrawing {
         }
     }
 
-    /// The rows of a page `height` pixels tall its marks can change (nil: none).
-    func rows(height: Int) -> Range<Int>? {
-        var top = Int.max, bottom = Int.min
-        for m in marks {
-            var r: Range<Int>?
-            switch m {
-            case .layer(let l, _, _, let clip):
-                var box = IntRect(x0: 0, y0: max(0, l.y0), x1: 1, y1: min(height, l.y0 + l.pixmap.height))
-                if let clip { box = IntRect(x0: 0, y0: max(box.y0, clip.bounds.y0), x1: 1, y1: min(box.y1, clip.bounds.y1)) }
-                r = box.y0 < box.y1 ? box.y0..<box.y1 : nil
-            case .prepared(let d):
-                r = d.rows
-            }
-            if let r {
-                top = min(top, r.lowerBound)
-                bottom = max(bottom, r.upperBound)
-            }
-        }
-        return top < bottom ? top..<bottom : nil
-    }
-
-    /// Draws the marks onto the page, on `rows` only (default all): applied to the rows in
-    /// parts, the page gets the same pixels as applied whole.
-    func apply(to pixmap: inout Pixmap, rows: Range<Int>? = nil) {
+    /// Draws the marks onto the page.
+    func apply(to pixmap: inout Pixmap) {
         for m in marks {
             switch m {
             case .layer(let l, let opacity, let blendMode, let clip):
                 pixmap.draw(
                     l.pixmap, transform: .translation(Double(l.x0), Double(l.y0)), opacity: opacity,
-                    blendMode: blendMode, filter: .nearest, clip: clip, rows: rows)
+                    blendMode: blendMode, filter: .nearest, clip: clip)
             case .prepared(let d):
-                pixmap.apply(d, rows: rows)
+                pixmap.apply(d)
             }
         }
     }

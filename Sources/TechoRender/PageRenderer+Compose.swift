@@ -87,24 +87,15 @@ final class ComposeJobs: @unchecked Sendable {
     }
 
     /// Element `i`'s drawing: made here if no thread has started it; while another thread makes
-    /// it, this thread makes drawings nobody has started. With `holding`, its bytes stay counted
-    /// against the budget until `release` (the caller applies it in parts); otherwise they are
-    /// counted off as it is handed over.
-    func drawing(_ i: Int, holding: Bool = false) throws -> ElementDrawing {
+    /// it, this thread makes drawings nobody has started.
+    func drawing(_ i: Int) throws -> ElementDrawing {
         condition.lock()
         if !claimed[i] {
             claimed[i] = true
             condition.unlock()
             // Nobody else waits for it: handed over, not stored, so its pixels go once applied
             // (stored, every drawing the page thread made would live until the page is done).
-            let d = try make(i)
-            if holding {
-                condition.lock()
-                held += d.bytes
-                mostHeld = max(mostHeld, held)
-                condition.unlock()
-            }
-            return d
+            return try make(i)
         }
         while results[i] == nil {
             if held <= budget, let j = claimLocked() {
@@ -121,18 +112,10 @@ final class ComposeJobs: @unchecked Sendable {
         }
         let r = results[i]!
         results[i] = nil  // applied once; let its pixels go
-        if case .success(let d) = r, !holding { held -= d.bytes }
+        if case .success(let d) = r { held -= d.bytes }
         condition.broadcast()
         condition.unlock()
         return try r.get()
-    }
-
-    /// Counts off a drawing taken `holding`, once it is applied in full.
-    func release(_ d: ElementDrawing) {
-        condition.lock()
-        held -= d.bytes
-        condition.broadcast()
-        condition.unlock()
     }
 
     /// Stops handing out work and waits for the threads still making a drawing.
@@ -242,24 +225,22 @@ extension PageRenderer {
     /// their area on the page, then ink, then pictures, then text), stacking order among equals.
     /// Only when each starts changes: every drawing is the same whatever the order.
     static func workOrder(_ elements: [Element]) -> [Int] {
-        elements.indices.sorted { a, b in
-            let ra = workRank(elements[a]), rb = workRank(elements[b])
+        func rank(_ e: Element) -> Int {
+            switch e.content {
+            case .photo: return 0
+            case .ink: return 1
+            case .image: return 2
+            default: return 3
+            }
+        }
+        return elements.indices.sorted { a, b in
+            let ra = rank(elements[a]), rb = rank(elements[b])
             return ra != rb ? ra < rb : a < b
         }
     }
 
-    /// How long an element's drawing takes, by kind: photos 0, ink 1, pictures 2, the rest 3.
-    static func workRank(_ e: Element) -> Int {
-        switch e.content {
-        case .photo: return 0
-        case .ink: return 1
-        case .image: return 2
-        default: return 3
-        }
-    }
-
     /// The page pixmap with its background drawn (a copy of the kept one for a preview).
-    func background(of page: Page, canvas: Canvas, keep: Bool) throws -> Pixmap {
+    private func background(of page: Page, canvas: Canvas, keep: Bool) throws -> Pixmap {
         let key = BackgroundKey(
             background: page.background, scale: canvas.scale, width: canvas.width, height: canvas.height, originX: canvas.originX, originY: canvas.originY)
         if keep, let p = previews.value(key, as: Pixmap.self) { return p }

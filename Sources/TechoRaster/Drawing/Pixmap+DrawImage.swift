@@ -43,34 +43,29 @@ extension Pixmap {
     ///   - blendMode: Default `.sourceOver`.
     ///   - filter: Default `.bilinear`.
     ///   - clip: only pixels inside the mask are drawn. Default none.
-    ///   - rows: only these rows of this pixmap are drawn; default all. Each pixel's result
-    ///     depends only on that pixel, so drawing the rows in parts gives the whole draw's pixels.
     public mutating func draw(
         _ image: Pixmap, transform: Transform, opacity: Double = 1,
         blendMode: BlendMode = .sourceOver, filter: ImageFilter = .bilinear,
-        clip: Mask? = nil, rows: Range<Int>? = nil
+        clip: Mask? = nil
     ) {
         switch ImageRoute(image, transform: transform, opacity: opacity, blendMode: blendMode, filter: filter) {
         case .nothing:
             return
         case .copy(let source, let dx, let dy, let alpha):
-            blendImage(source, dx: dx, dy: dy, alpha: alpha, mode: blendMode, clip: clip, rows: rows)
+            blendImage(source, dx: dx, dy: dy, alpha: alpha, mode: blendMode, clip: clip)
         case .sample(let plan):
             let w = width
-            let only = rows ?? 0..<height
             data.withUnsafeMutableBufferPointer { dst in
                 guard let base = dst.baseAddress else { return }
                 plan.rows(filter: filter, clip: clip, width: width, height: height) { y, x, c, row, n in
-                    guard only.contains(y) else { return }
                     Blend.span(row, coverage: c, count: n, base + 4 * (y * w + x), blendMode)
                 }
             }
         }
     }
 
-    /// Blends `image` placed at whole-pixel offset (dx, dy), at `alpha`, through `clip`, on
-    /// `rows` only (default all).
-    mutating func blendImage(_ image: Pixmap, dx rawDx: Int, dy rawDy: Int, alpha: UInt8, mode: BlendMode, clip: Mask?, rows: Range<Int>? = nil) {
+    /// Blends `image` placed at whole-pixel offset (dx, dy), at `alpha`, through `clip`.
+    mutating func blendImage(_ image: Pixmap, dx rawDx: Int, dy rawDy: Int, alpha: UInt8, mode: BlendMode, clip: Mask?) {
         // Offsets far outside any pixmap draw nothing; clamping keeps the sums below from
         // overflowing.
         let far = 1 << 40
@@ -78,7 +73,6 @@ extension Pixmap {
         var box = IntRect(x0: 0, y0: 0, x1: width, y1: height)
             .intersection(IntRect(x0: dx, y0: dy, x1: dx + image.width, y1: dy + image.height))
         if let clip { box = box.intersection(clip.bounds) }
-        if let rows { box = box.intersection(IntRect(x0: 0, y0: rows.lowerBound, x1: width, y1: rows.upperBound)) }
         if box.isEmpty { return }
         let n = box.width, w = width, iw = image.width
         let cov = UnsafeMutablePointer<UInt8>.allocate(capacity: n)

@@ -34,25 +34,6 @@ public struct PreparedDraw: Sendable {
         }
     }
 
-    /// The rows of the target it can change (nil: none), from what it holds.
-    public var rows: Range<Int>? {
-        switch kind {
-        case .nothing:
-            return nil
-        case .copy(let source, _, let dy, _, let clip):
-            var box = IntRect(x0: 0, y0: 0, x1: width, y1: height).intersection(IntRect(x0: 0, y0: dy, x1: width, y1: dy + source.height))
-            if let clip { box = box.intersection(clip.bounds) }
-            return box.isEmpty ? nil : box.y0..<box.y1
-        case .rows(_, let starts, _, _):
-            var top = Int.max, bottom = Int.min
-            for k in stride(from: 0, to: starts.count, by: 3) {
-                top = min(top, Int(starts[k]))
-                bottom = max(bottom, Int(starts[k]) + 1)
-            }
-            return top < bottom ? top..<bottom : nil
-        }
-    }
-
     /// `Pixmap.fill(path, paint:rule:transform:clip:)` on a `width × height` target.
     public init(
         filling path: Path, paint: Paint, rule: FillRule = .nonZero, transform: Transform = .identity,
@@ -98,17 +79,14 @@ public struct PreparedDraw: Sendable {
 }
 
 extension Pixmap {
-    /// Blends a prepared draw made for this pixmap's size, on `rows` only (default all: each
-    /// pixel's result depends only on that pixel, so applying the rows in parts gives the whole
-    /// draw's pixels). Traps on another size.
-    public mutating func apply(_ d: PreparedDraw, rows: Range<Int>? = nil) {
+    /// Blends a prepared draw made for this pixmap's size. Traps on another size.
+    public mutating func apply(_ d: PreparedDraw) {
         precondition(d.width == width && d.height == height, "a draw prepared for \(d.width)x\(d.height) applied to \(width)x\(height)")
-        let only = rows ?? 0..<height
         switch d.kind {
         case .nothing:
             return
         case .copy(let source, let dx, let dy, let alpha, let clip):
-            blendImage(source, dx: dx, dy: dy, alpha: alpha, mode: d.mode, clip: clip, rows: rows)
+            blendImage(source, dx: dx, dy: dy, alpha: alpha, mode: d.mode, clip: clip)
         case .rows(let solid, let starts, let coverage, let colors):
             let w = width
             data.withUnsafeMutableBufferPointer { dst in
@@ -120,9 +98,7 @@ extension Pixmap {
                         while k < starts.count {
                             let y = Int(starts[k]), x = Int(starts[k + 1]), n = Int(starts[k + 2])
                             let target = base + 4 * (y * w + x)
-                            if !only.contains(y) {
-                                // Not these rows: passed over.
-                            } else if let solid {
+                            if let solid {
                                 Blend.solidSpan(solid, coverage: c + offset, count: n, target, d.mode)
                             } else if let s = col.baseAddress {
                                 Blend.span(s + 4 * offset, coverage: c + offset, count: n, target, d.mode)
