@@ -28,7 +28,8 @@ enum BandPatch {
         threads: Int, drawn: () -> Void = {}
     ) throws -> Outcome? {
         let (key, old) = file
-        guard settings.format == .png, let before = earlier.first(where: { LoadedObjects.hex(RenderKey.of($0, scale: scale, settings: settings, renderer: renderer)) == key }),
+        func keyOf(_ p: Page) -> String { LoadedObjects.hex(RenderKey.of(p, scale: scale, settings: settings, renderer: renderer)) }
+        guard settings.format == .png, let before = earlier.first(where: { keyOf($0) == key }),
             let rows = try renderer.changedRows(from: before, to: page, scale: scale)
         else { return nil }
         let (w, h) = try renderer.deviceSize(of: page, scale: scale)

@@ -24,7 +24,11 @@ import Testing
     /// itself; and the executable's own libraries (libc, Swift's runtime) are always there.
     @Test func theProgramOfAnSVGPageNamesWhatLibrsvgIsLinkedWith() {
         let svg = Self.lines(RenderKey.libraries(formats: [.svg], text: false, output: .png))
-        for name in ["program", "libc.so.6", "libswiftCore.so", "librsvg-2.so.2", "libcairo.so.2", "libglib-2.0.so.0", "libpango-1.0.so.0", "libxml2.so.2", "libdeflate.so.0"] {
+        let expected = [
+            "program", "libc.so.6", "libswiftCore.so", "librsvg-2.so.2", "libcairo.so.2", "libglib-2.0.so.0", "libpango-1.0.so.0", "libxml2.so.2",
+            "libdeflate.so.0",
+        ]
+        for name in expected {
             #expect(svg[name] != nil, "\(name) is not in the SVG page's program: \(svg.keys.sorted())")
         }
         #expect(svg["libheif.so.1"] == nil && svg["libwebp.so.7"] == nil)
