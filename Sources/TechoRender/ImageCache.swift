@@ -30,7 +30,7 @@ final class ImageCache: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [AnyHashable: Slot] = [:]
     private var infos: [AssetRef: ImageInfo] = [:]
-    private var formats: [AssetRef: ImageFormat?] = [:]
+    private var formats: [AssetRef: ImageFormat] = [:]
     private var clock: UInt64 = 0
     private var total = 0
     let assetURL: (AssetRef) throws -> URL
@@ -129,8 +129,9 @@ final class ImageCache: @unchecked Sendable {
     func isVector(_ asset: AssetRef) -> Bool { format(asset) == .svg }
 
     /// The asset's format as its decode will sniff it, from its first 4 KiB (whatever its
-    /// extension), once per asset; nil for an unreadable file or one of no known format (its
-    /// decode then reports why).
+    /// extension), read once per asset; nil for a file that cannot be read or is of no known
+    /// format (its decode then reports why), asked again next time (it may be there by then: an
+    /// asset is named by its bytes, so a format once told never changes).
     func format(_ asset: AssetRef) -> ImageFormat? {
         lock.lock()
         let known = formats[asset]
@@ -139,9 +140,9 @@ final class ImageCache: @unchecked Sendable {
         // Never blocks: a FIFO or device in place of an asset reads as nothing here, and its
         // decode then reports what it is.
         let head = (try? assetURL(asset)).map { FileBytes.head(of: $0.path, count: 4096) } ?? []
-        let f = ImageFormat.sniff(head)
+        guard let f = ImageFormat.sniff(head) else { return nil }
         lock.lock()
-        formats[asset] = .some(f)
+        formats[asset] = f
         lock.unlock()
         return f
     }
