@@ -143,13 +143,7 @@ final class Chromium: @unchecked Sendable {
             bytes += [UInt8](try JSONSerialization.data(withJSONObject: message))
             bytes.append(0)
         }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { write(self.commands, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw DevToolsError(description: "cannot write to the browser: \(String(cString: strerror(errno)))") }
-            offset += n
-        }
+        try writeAll(bytes, what: "")
         let deadline = Date().addingTimeInterval(timeout)
         lock.lock()
         defer { lock.unlock() }
@@ -166,6 +160,17 @@ final class Chromium: @unchecked Sendable {
         }
     }
 
+    /// Writes every byte of `bytes` to the browser's command pipe; `what` starts the error.
+    private func writeAll(_ bytes: [UInt8], what: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(commands, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw DevToolsError(description: "\(what)cannot write to the browser: \(String(cString: strerror(errno)))") }
+            offset += n
+        }
+    }
+
     private func sendUnlocked(_ method: String, _ params: [String: Any], session: String?, timeout: TimeInterval) throws -> [String: Any] {
         lock.lock()
         let id = nextId
@@ -175,13 +180,7 @@ final class Chromium: @unchecked Sendable {
         if let session { message["sessionId"] = session }
         var bytes = [UInt8](try JSONSerialization.data(withJSONObject: message))
         bytes.append(0)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { write(commands, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw DevToolsError(description: "\(method): cannot write to the browser: \(String(cString: strerror(errno)))") }
-            offset += n
-        }
+        try writeAll(bytes, what: "\(method): ")
         let deadline = Date().addingTimeInterval(timeout)
         lock.lock()
         defer { lock.unlock() }
