@@ -1,8 +1,9 @@
-// The selection's actions (flip, a quarter turn, raise, lower, delete) float next to the
-// selection, at every size: below, above, right or left of its box, wherever they cover the
-// least of the other elements on screen, kept inside the stage. The buttons are the selection panel's own (moved here once, so their hooks and
-// handlers are the panel's); the panel keeps the properties. Hidden while a gesture moves the
-// element on the overlay, and while nothing is selected.
+// The selection's actions (flip either way, a quarter turn, raise, lower, delete, copy,
+// duplicate) float next to the selection, at every size: below, above, right or left of its
+// box, wherever they cover the least of the other elements on screen, kept inside the stage.
+// The buttons are the selection panel's own (moved here once, so their hooks and handlers are
+// the panel's); the panel keeps the properties. Hidden while a gesture moves the element on the
+// overlay, and while nothing is selected.
 
 const GAP = 8;
 

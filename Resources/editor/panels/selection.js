@@ -1,6 +1,7 @@
-// The selection panel: what can be done to the selected element (flip, a quarter turn, raise,
-// lower, delete, opacity) and the properties of a text or a photo, shown as the page file stores
-// them. Each control sends one change when it is let go, so a slide is one history step.
+// The selection panel: what can be done to the selected element (flip either way, a quarter
+// turn, raise, lower, delete, copy, duplicate, opacity) and the properties of a text or a
+// photo, shown as the page file stores them. Each control sends one change when it is let go,
+// so a slide is one history step.
 
 import { fillSelect, setIfIdle } from './controls.js';
 
