@@ -85,6 +85,13 @@ import Testing
     func aDamagedPictureTheRenderDoesNotDecodeIsRefused(field: String, output: String) throws {
         let ws = try Workspace()
         try cutJPEG(ws, "cut.jpg")
+        try expectBuildRefuses(ws, photo: "cut.jpg", fields: ", " + field, output: output, saying: "cut.jpg")
+    }
+
+    /// Builds a one-page manifest of a sticker and the photo `photo` (with `fields` added to it)
+    /// to `output`, and expects the refusal a build always gave: exit 65, the photo's JSON path
+    /// and `saying` in the message, nothing written.
+    func expectBuildRefuses(_ ws: Workspace, photo: String, fields: String = "", output: String = "out", saying: String) throws {
         try ws.png("s.png", 24, 16, rgba: (200, 40, 40, 255))
         try ws.write(
             "m.json",
@@ -92,11 +99,11 @@ import Testing
             {"page": {"size": "300x200", "dpi": 72},
              "pages": [{"id": "a", "elements": [
                {"type": "image", "src": "s.png", "at": [220, 60], "width": 40},
-               {"type": "photo", "src": "cut.jpg", "at": [90, 80], "width": 120, \(field)}]}]}
+               {"type": "photo", "src": "\(photo)", "at": [90, 80], "width": 120\(fields)}]}]}
             """)
         let r = try ws.run("build", "m.json", "-o", output)
         #expect(r.code == 65, "\(r.code) \(r.err)")
-        #expect(r.err.contains("pages[0].elements[1].src: ") && r.err.contains("cut.jpg"), "\(r.err)")
+        #expect(r.err.contains("pages[0].elements[1].src: ") && r.err.contains(saying), "\(r.err)")
         #expect(!ws.exists("m.techo") && !ws.exists("out"), "nothing written")
     }
 
@@ -185,19 +192,7 @@ import Testing
         _ = try ImageDecoder.info(of: bytes, name: name)
         let probe = try #require(throws: ImageError.self) { try ImageProbe.check(bytes, name: name) }
         let reason = try #require("\(probe)".components(separatedBy: name + ": ").last)
-        try ws.png("s.png", 24, 16, rgba: (200, 40, 40, 255))
-        try ws.write(
-            "m.json",
-            """
-            {"page": {"size": "300x200", "dpi": 72},
-             "pages": [{"id": "a", "elements": [
-               {"type": "image", "src": "s.png", "at": [220, 60], "width": 40},
-               {"type": "photo", "src": "\(name)", "at": [90, 80], "width": 120}]}]}
-            """)
-        let r = try ws.run("build", "m.json", "-o", "out")
-        #expect(r.code == 65, "\(r.code) \(r.err)")
-        #expect(r.err.contains("pages[0].elements[1].src: ") && r.err.contains(name + ": " + reason), "\(r.err)")
-        #expect(!ws.exists("m.techo") && !ws.exists("out"), "nothing written")
+        try expectBuildRefuses(ws, photo: name, saying: name + ": " + reason)
         let beside = try FileManager.default.contentsOfDirectory(atPath: ws.dir.path).filter { $0.hasPrefix(".tmp-") }
         #expect(beside.isEmpty, "\(beside)")
     }
