@@ -79,11 +79,16 @@ final class ComposeJobs: @unchecked Sendable {
 
     private func store(_ i: Int, _ r: Result<ElementDrawing, Error>) {
         condition.lock()
+        storeLocked(i, r)
+        condition.unlock()
+    }
+
+    /// `store` with `condition` held: the result kept, its bytes counted as held, waiters woken.
+    private func storeLocked(_ i: Int, _ r: Result<ElementDrawing, Error>) {
         results[i] = r
         if case .success(let d) = r { held += d.bytes }
         mostHeld = max(mostHeld, held)
         condition.broadcast()
-        condition.unlock()
     }
 
     /// Element `i`'s drawing: made here if no thread has started it; while another thread makes
@@ -102,10 +107,7 @@ final class ComposeJobs: @unchecked Sendable {
                 condition.unlock()
                 let r = Result { try make(j) }
                 condition.lock()
-                results[j] = r
-                if case .success(let d) = r { held += d.bytes }
-                mostHeld = max(mostHeld, held)
-                condition.broadcast()
+                storeLocked(j, r)
             } else {
                 condition.wait()
             }
