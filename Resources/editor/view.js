@@ -13,6 +13,31 @@ import { multiply } from './matrix.js';
  */
 const SHARP_PAPER_SIDE = 8192, SHARP_PAPER_PIXELS = 16 << 20;
 
+/**
+ * The renderer's rule for a ruling across a page `W` device pixels wide at `S` device pixels per
+ * page pixel (PageRenderer+Background): its colour, spacing and margin in device pixels, the
+ * columns (whole spacings centred within the side margins), the dot radius (4 % of the
+ * spacing), the hairline (2.2 % of it in whole device pixels, at least one), `snap` (a line's
+ * position to its pixel edge), and where a row's line starts and ends (a grid's on its outermost
+ * columns, lines' at the margins). Null when no column fits or the spacing is under a pixel.
+ */
+function rulingAcross(paper, S, W) {
+  const step = Number(paper.spacing) * S, margin = Math.max(0, Number(paper.margin) || 0) * S;
+  const areaW = W - 2 * margin;
+  if (!(step >= 1) || !(areaW > 0)) return null;
+  const cols = Math.floor(areaW / step), first = margin + (areaW - cols * step) / 2;
+  const xs = Array.from({ length: cols + 1 }, (_, i) => first + i * step);
+  const t = Math.max(1, Math.round(step * 0.022));
+  const snap = (v) => Math.round(v - t / 2);
+  const grid = paper.pattern === 'grid';
+  return {
+    color: typeof paper.color === 'string' && /^#[0-9a-fA-F]{3,8}$/.test(paper.color) ? paper.color : '#cbbfae',
+    step, margin, xs, radius: Math.max(0.6, step * 0.04), t, snap,
+    left: grid ? snap(xs[0]) : Math.round(margin),
+    right: grid ? snap(xs[xs.length - 1]) + t : Math.round(W - margin),
+  };
+}
+
 export class View {
   constructor(doc) {
     this.doc = doc;
@@ -127,12 +152,20 @@ export class View {
     this.drawPaperBelow();
   }
 
+  /** Whether the page's background has a picture (which the paper below then continues). */
+  hasBackgroundPicture() {
+    return !!(this.background && typeof this.background.image === 'string' && this.background.image);
+  }
+
+  /** What the sharp paper below depends on besides the view: the page, its background, its stored height. */
+  paperLook(p, stored) { return `${p.id}|${JSON.stringify(this.background)}|${stored}`; }
+
   /** The ruled paper below an endless page's render (see `paper`); called after each layout. */
   drawPaperBelow() {
     let below = this.paperBelow;
     const p = this.page;
     const paper = this.background && this.background.paper;
-    const picture = !!(this.background && typeof this.background.image === 'string' && this.background.image);
+    const picture = this.hasBackgroundPicture();
     const stored = p ? p.storedHeight ?? p.height : 0;
     const ruled = !!(paper && ['dots', 'lines', 'grid'].includes(paper.pattern));
     const show = !!(p && p.endless && (ruled || picture) && p.height > stored);
@@ -147,7 +180,7 @@ export class View {
     below.hidden = false;
     // The sharp paper follows the view at once (placed in page pixels, so it lines up at any
     // zoom until it is drawn again); another page, background or content height takes it away.
-    const look = `${p.id}|${JSON.stringify(this.background)}|${stored}`;
+    const look = this.paperLook(p, stored);
     if (this.sharpPaper && this.sharpPaper.look !== look) this.dropSharpPaper();
     this.placeSharpPaper();
     this.scheduleSharpPaper(100);
@@ -172,21 +205,16 @@ export class View {
       t.width = tw;
       t.height = th;
       const ctx = t.getContext('2d');
-      ctx.fillStyle = typeof paper.color === 'string' && /^#[0-9a-fA-F]{3,8}$/.test(paper.color) ? paper.color : '#cbbfae';
-      const s = tw / W, st = step * s, areaW = (W - 2 * margin) * s;
-      const cols = Math.floor(areaW / st), x0 = margin * s + (areaW - cols * st) / 2;
-      const xs = Array.from({ length: cols + 1 }, (_, i) => x0 + i * st);
+      const r = rulingAcross(paper, tw / W, tw);
       const cy = th / 2;
-      if (paper.pattern === 'dots') {
-        const r = Math.max(0.6, st * 0.04);
-        for (const x of xs) { ctx.beginPath(); ctx.arc(x, cy, r, 0, 2 * Math.PI); ctx.fill(); }
+      if (r) ctx.fillStyle = r.color;
+      if (!r) {
+        // Finer than a pixel at the tile's own scale: nothing ruled.
+      } else if (paper.pattern === 'dots') {
+        for (const x of r.xs) { ctx.beginPath(); ctx.arc(x, cy, r.radius, 0, 2 * Math.PI); ctx.fill(); }
       } else {
-        const w = Math.max(1, Math.round(st * 0.022));
-        const snap = (v) => Math.round(v - w / 2);
-        const left = paper.pattern === 'grid' ? snap(xs[0]) : Math.round(margin * s);
-        const right = paper.pattern === 'grid' ? snap(xs[xs.length - 1]) + w : Math.round(tw - margin * s);
-        ctx.fillRect(left, snap(cy), right - left, w);
-        if (paper.pattern === 'grid') for (const x of xs) ctx.fillRect(snap(x), 0, w, th);
+        ctx.fillRect(r.left, r.snap(cy), r.right - r.left, r.t);
+        if (paper.pattern === 'grid') for (const x of r.xs) ctx.fillRect(r.snap(x), 0, r.t, th);
       }
       below.style.backgroundImage = `url(${t.toDataURL()})`;
     }
@@ -270,7 +298,7 @@ export class View {
     const seen = visibleRegion(this.frame.getBoundingClientRect(), this.stage.getBoundingClientRect(), p.width, p.height);
     // None of the paper below on screen: what was drawn stays until some is.
     if (!seen || seen[1] + seen[3] <= stored) return;
-    const look = `${p.id}|${JSON.stringify(this.background)}|${stored}`;
+    const look = this.paperLook(p, stored);
     const W = Math.round(p.width * S);
     // From the render's last whole row (at or just above the stored height), as the fitted picture
     // below is: under the render, so no row of the fitted paper shows between the two.
@@ -293,7 +321,7 @@ export class View {
     const most = Math.min(SHARP_PAPER_SIDE, Math.floor(SHARP_PAPER_PIXELS / Math.max(1, x1 - x0)));
     const [y0, y1] = fit(on[1] - my, on[3] + my, top, foot, most);
     if (!(x1 > x0 && y1 > y0)) return;
-    const picture = !!(this.background && typeof this.background.image === 'string' && this.background.image);
+    const picture = this.hasBackgroundPicture();
     if (picture) { this.sharpenPicture(look, S, [x0, y0, x1, y1]); return; }
     const c = this.doc.createElement('canvas');
     c.width = x1 - x0;
@@ -318,27 +346,20 @@ export class View {
   drawRuling(ctx, S, W, [x0, y0, x1, y1]) {
     const paper = this.background && this.background.paper;
     if (!paper || !['dots', 'lines', 'grid'].includes(paper.pattern)) return;
-    const step = Number(paper.spacing) * S, margin = Math.max(0, Number(paper.margin) || 0) * S;
-    const areaW = W - 2 * margin;
-    if (!(step >= 1) || !(areaW > 0)) return;
-    ctx.fillStyle = typeof paper.color === 'string' && /^#[0-9a-fA-F]{3,8}$/.test(paper.color) ? paper.color : '#cbbfae';
-    const cols = Math.floor(areaW / step), first = margin + (areaW - cols * step) / 2;
-    const xs = Array.from({ length: cols + 1 }, (_, i) => first + i * step);
+    const r = rulingAcross(paper, S, W);
+    if (!r) return;
+    const { step, margin, xs, snap, t } = r;
+    ctx.fillStyle = r.color;
     const from = Math.max(0, Math.floor((y0 - margin) / step) - 1), to = Math.ceil((y1 - margin) / step) + 1;
     const ys = Array.from({ length: to - from + 1 }, (_, i) => margin + (from + i) * step);
     if (paper.pattern === 'dots') {
-      const r = Math.max(0.6, step * 0.04);
       for (const y of ys) for (const x of xs) {
-        if (x + r < x0 || x - r > x1) continue;
-        ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI); ctx.fill();
+        if (x + r.radius < x0 || x - r.radius > x1) continue;
+        ctx.beginPath(); ctx.arc(x, y, r.radius, 0, 2 * Math.PI); ctx.fill();
       }
       return;
     }
-    const t = Math.max(1, Math.round(step * 0.022));
-    const snap = (v) => Math.round(v - t / 2);
-    const left = paper.pattern === 'grid' ? snap(xs[0]) : Math.round(margin);
-    const right = paper.pattern === 'grid' ? snap(xs[xs.length - 1]) + t : Math.round(W - margin);
-    for (const y of ys) ctx.fillRect(left, snap(y), right - left, t);
+    for (const y of ys) ctx.fillRect(r.left, snap(y), r.right - r.left, t);
     // A grid's upright lines run from its first row on to the page's foot (an endless side).
     if (paper.pattern === 'grid') {
       const top = Math.max(y0, snap(margin));
