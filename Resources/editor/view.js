@@ -465,7 +465,13 @@ export class View {
     const img = await decoding;
     await new Promise((r) => requestAnimationFrame(r));
     const old = this.render;
-    if (old) old.replaceWith(img); else this.frame.prepend(img);
+    // The first render goes over the paper below an endless page (and its sharp copy), when
+    // those came first: they lie under the render and its zoomed tile, which they overlap by
+    // up to a row at the join.
+    const under = this.sharpPaper ? this.sharpPaper.el : this.paperBelow;
+    if (old) old.replaceWith(img);
+    else if (under && under.parentNode === this.frame) under.after(img);
+    else this.frame.prepend(img);
     this.render = img;
     if (then) then();
     if (old) URL.revokeObjectURL(old.src);
