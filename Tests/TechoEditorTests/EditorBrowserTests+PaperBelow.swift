@@ -210,10 +210,10 @@ extension EditorBrowserTests {
             #expect(refSoft.ruled > 200, "\(size) \(paper): the render of those rows has no ruling")
             let most = paper == "picture" ? 1.5 : 0.3
             #expect(best.mean <= most, "\(size) \(paper): the paper below differs from the render at scale \(scale) by \(best.mean) on average")
+            let joinRow = Int((box.y + stored * k - y0).rounded())
             #expect(
                 worstRow.mean <= 6,
-                "\(size) \(paper): screen row \(worstRow.row) (the join is row \(Int((box.y + stored * k - y0).rounded()))) "
-                    + "differs from the render by \(worstRow.mean) on average")
+                "\(size) \(paper): screen row \(worstRow.row) (the join is row \(joinRow)) differs from the render by \(worstRow.mean)")
             if paper != "picture" {
                 #expect(
                     screenSoft.soft <= refSoft.soft + 0.08, "\(size) \(paper): \(screenSoft.soft) of the ruled pixels are soft, the render's \(refSoft.soft)")
